@@ -1,0 +1,55 @@
+// A GEMM problem as spmma describes it: sizes, types, pattern, scaling, epilogue, operand
+// distribution and seed. Converts to the ABI's spmma_problem.
+#pragma once
+
+#include <spmma/types.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace spmma {
+
+enum class Pattern : int32_t {
+    None = SPMMA_PATTERN_NONE,
+    P2_4 = SPMMA_PATTERN_2_4,
+    P1_2 = SPMMA_PATTERN_1_2,
+    P4_8 = SPMMA_PATTERN_4_8_PAIRWISE,
+};
+inline const char* name(Pattern p) { return spmma_pattern_name(static_cast<spmma_pattern>(p)); }
+inline int group_size(Pattern p) { return spmma_pattern_group(static_cast<spmma_pattern>(p)); }
+std::optional<Pattern> parse_pattern(std::string_view s);
+// The pattern an operand type takes on A (tf32 1:2; 4-bit and packed e2m1 4:8; else 2:4).
+Pattern default_pattern(DType a);
+
+enum class Distribution { Int, Uniform, Normal };
+const char* name(Distribution d);
+std::optional<Distribution> parse_distribution(std::string_view s);
+
+struct Problem {
+    int64_t m = 0, n = 0, k = 0;
+    DType a = DType::F16, b = DType::F16;
+    DType acc = DType::F32;
+    DType c = DType::F16, d = DType::F16; // C has D's type
+    Pattern pattern = Pattern::P2_4;
+    bool saturate = false;
+    DType scale = DType::None;            // UE8M0 / UE4M3 when block-scaled
+    int scale_block = 0;                  // k elements per scale
+    double alpha = 1.0, beta = 0.0;
+    Distribution dist = Distribution::Uniform;
+    uint64_t seed = 42;
+
+    spmma_problem to_abi() const;
+    // "4096x4096x4096 f16*f16+f32->f16 2:4" (+ " sat", " ue8m0/32")
+    std::string label() const;
+    double flops() const { return 2.0 * static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k); }
+};
+
+// Fills acc/d/c/pattern from a and b when they were not given: f16 -> f32 acc, f16 out;
+// bf16 -> bf16 out; tf32 -> f32; 8/6/4-bit floats -> f32 acc, bf16 out; integers -> s32.
+void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_given);
+
+// Why the problem is impossible, or nothing (sizes, type combinations, pattern, scaling).
+std::optional<std::string> validate(const Problem& p);
+
+}  // namespace spmma

@@ -1,0 +1,136 @@
+#include <spmma/core/problem.hpp>
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace spmma {
+
+std::optional<Pattern> parse_pattern(std::string_view s) {
+    for (Pattern p : {Pattern::P2_4, Pattern::P1_2, Pattern::P4_8})
+        if (s == name(p)) return p;
+    return std::nullopt;
+}
+
+Pattern default_pattern(DType a) {
+    if (a == DType::TF32) return Pattern::P1_2;
+    if (a == DType::S4 || a == DType::U4) return Pattern::P4_8;
+    return Pattern::P2_4;
+}
+
+const char* name(Distribution d) {
+    switch (d) {
+        case Distribution::Int: return "int";
+        case Distribution::Uniform: return "uniform";
+        case Distribution::Normal: return "normal";
+    }
+    return "?";
+}
+
+std::optional<Distribution> parse_distribution(std::string_view s) {
+    for (Distribution d : {Distribution::Int, Distribution::Uniform, Distribution::Normal})
+        if (s == name(d)) return d;
+    return std::nullopt;
+}
+
+spmma_problem Problem::to_abi() const {
+    spmma_problem p{};
+    p.struct_size = sizeof p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.a_type = static_cast<spmma_dtype>(a);
+    p.b_type = static_cast<spmma_dtype>(b);
+    p.c_type = static_cast<spmma_dtype>(c);
+    p.d_type = static_cast<spmma_dtype>(d);
+    p.acc_type = static_cast<spmma_dtype>(acc);
+    p.pattern = static_cast<spmma_pattern>(pattern);
+    p.saturate = saturate ? 1 : 0;
+    p.scale_type = static_cast<spmma_dtype>(scale);
+    p.scale_block = scale == DType::None ? 0 : scale_block;
+    p.alpha = alpha;
+    p.beta = beta;
+    return p;
+}
+
+std::string Problem::label() const {
+    std::string s = fmt::format("{}x{}x{} {}*{}+{}->{} {}", m, n, k, name(a), name(b), name(acc), name(d), name(pattern));
+    if (saturate) s += " sat";
+    if (scale != DType::None) s += fmt::format(" {}/{}", name(scale), scale_block);
+    return s;
+}
+
+namespace {
+
+bool is_small_float(DType t) {
+    return t == DType::E4M3 || t == DType::E5M2 || t == DType::E3M2 || t == DType::E2M3 || t == DType::E2M1;
+}
+bool is_int8(DType t) { return t == DType::S8 || t == DType::U8; }
+bool is_int4(DType t) { return t == DType::S4 || t == DType::U4; }
+
+}  // namespace
+
+void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_given) {
+    const bool integer = is_integer(p.a);
+    if (!acc_given) p.acc = integer ? DType::S32 : DType::F32;
+    if (!d_given) {
+        if (integer) p.d = DType::S32;
+        else if (p.acc == DType::F16) p.d = DType::F16;
+        else if (p.a == DType::F16 || p.a == DType::BF16) p.d = p.a;
+        else if (p.a == DType::TF32) p.d = DType::F32;
+        else p.d = DType::BF16;
+    }
+    p.c = p.d;
+    if (!pattern_given) p.pattern = (p.a == DType::E2M1 && p.scale != DType::None) ? Pattern::P4_8 : default_pattern(p.a);
+}
+
+std::optional<std::string> validate(const Problem& p) {
+    if (p.m <= 0 || p.n <= 0 || p.k <= 0) return fmt::format("m, n and k must be positive (got {}x{}x{})", p.m, p.n, p.k);
+    const auto operand_ok = [](DType t) {
+        return t != DType::None && t != DType::S32 && info(t).cls != TypeClass::Scale && t != DType::F32;
+    };
+    if (!operand_ok(p.a)) return fmt::format("{} cannot be an A operand type", name(p.a));
+    if (!operand_ok(p.b)) return fmt::format("{} cannot be a B operand type", name(p.b));
+    const bool same_required = p.a == DType::F16 || p.a == DType::BF16 || p.a == DType::TF32 ||
+                               p.b == DType::F16 || p.b == DType::BF16 || p.b == DType::TF32;
+    if (same_required && p.a != p.b) return fmt::format("A and B must have the same type for {} (got {} and {})", name(p.a), name(p.a), name(p.b));
+    if (is_small_float(p.a) != is_small_float(p.b) || is_int8(p.a) != is_int8(p.b) || is_int4(p.a) != is_int4(p.b))
+        return fmt::format("A type {} and B type {} cannot be multiplied together", name(p.a), name(p.b));
+    const bool integer = is_integer(p.a);
+    if (integer) {
+        if (p.acc != DType::S32) return fmt::format("integer types accumulate in s32, not {}", name(p.acc));
+        if (p.d != DType::S32) return fmt::format("integer problems write s32, not {}", name(p.d));
+        if (p.alpha != std::floor(p.alpha) || p.beta != std::floor(p.beta))
+            return fmt::format("integer problems need integral alpha and beta (got {} and {})", p.alpha, p.beta);
+    } else {
+        if (p.acc != DType::F32 && p.acc != DType::F16) return fmt::format("floating types accumulate in f32 or f16, not {}", name(p.acc));
+        if (p.acc == DType::F16 && !(p.a == DType::F16 || is_small_float(p.a)))
+            return fmt::format("f16 accumulation is only for f16 and 8/6/4-bit float inputs, not {}", name(p.a));
+        if (p.d != DType::F32 && p.d != DType::F16 && p.d != DType::BF16) return fmt::format("floating problems write f32, f16 or bf16, not {}", name(p.d));
+        if (p.acc == DType::F16 && p.d != DType::F16) return fmt::format("f16 accumulation writes f16, not {}", name(p.d));
+        if (p.saturate) return "saturation (satfinite) is for integer accumulation only";
+    }
+    if (p.c != p.d) return fmt::format("C must have D's type ({}), not {}", name(p.d), name(p.c));
+    const Pattern want = default_pattern(p.a);
+    if (p.a == DType::E2M1) {
+        if (p.pattern != Pattern::P2_4 && p.pattern != Pattern::P4_8) return "e2m1 A takes the 2:4 or the pairwise 4:8 pattern";
+    } else if (p.pattern != want) {
+        return fmt::format("A of type {} takes the {} pattern, not {}", name(p.a), name(want), name(p.pattern));
+    }
+    const int g = group_size(p.pattern);
+    if (p.k % g != 0) return fmt::format("k must be a multiple of {} for the {} pattern (k = {})", g, name(p.pattern), p.k);
+    if (p.scale != DType::None) {
+        if (p.scale != DType::UE8M0 && p.scale != DType::UE4M3) return fmt::format("block scales are ue8m0 or ue4m3, not {}", name(p.scale));
+        if (!is_small_float(p.a)) return fmt::format("block scaling is for 8/6/4-bit float types, not {}", name(p.a));
+        if (p.scale_block != 16 && p.scale_block != 32) return fmt::format("the scale block is 16 or 32 elements of k, not {}", p.scale_block);
+        if (p.scale_block == 16 && p.a != DType::E2M1) return "16-element scale blocks are for e2m1 (nvf4) only";
+        if (p.scale == DType::UE4M3 && (p.a != DType::E2M1 || p.b != DType::E2M1)) return "ue4m3 scales are for e2m1 A and B (nvf4) only";
+        if (p.acc != DType::F32) return "block-scaled problems accumulate in f32";
+        if (p.k % p.scale_block != 0) return fmt::format("k must be a multiple of the scale block {} (k = {})", p.scale_block, p.k);
+    } else if (p.pattern == Pattern::P4_8 && p.a == DType::E2M1) {
+        return "pairwise 4:8 e2m1 (kind::mxf4) is block-scaled: give a scale type";
+    }
+    return std::nullopt;
+}
+
+}  // namespace spmma

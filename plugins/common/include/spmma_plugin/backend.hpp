@@ -1,0 +1,52 @@
+// A plugin written in C++ implements Backend (and Gemm for a created problem); make_api turns it
+// into the C function table, with every call guarded at the boundary. One place for the glue.
+#pragma once
+
+#include <spmma_plugin/boundary.hpp>
+
+#include <memory>
+#include <span>
+#include <string>
+
+namespace spmma_plugin {
+
+// One created problem on one device.
+class Gemm {
+public:
+    virtual ~Gemm() = default;
+    virtual std::string kernel_name() const = 0;
+    // Reorders the canonical operands into the kernel's layout and keeps them (device side).
+    virtual void upload(const spmma_operands& operands) = 0;
+    // Warm-up launches, then one timed launch per iteration.
+    virtual void run(int warmup, int iterations, float* times_ms) = 0;
+    // D in the canonical layout (d_type, row-major m x n).
+    virtual void download(void* d, size_t bytes) = 0;
+};
+
+class Backend {
+public:
+    virtual ~Backend() = default;
+    virtual spmma_plugin_info info() const = 0;
+    virtual int device_count() const = 0;
+    virtual void probe(int device, spmma_device_info* out) const = 0;
+    virtual std::span<const spmma_kernel_info> kernels() const = 0;
+    // Throws unsupported(reason) when `kernel` (nullptr: any) cannot run `problem` on `device`.
+    virtual void check_supported(int device, const spmma_problem& problem, const char* kernel) const = 0;
+    virtual std::unique_ptr<Gemm> create(int device, const spmma_problem& problem, const char* kernel) = 0;
+};
+
+// The C table for `backend` (which must outlive the plugin's use: a function-local static).
+const spmma_plugin_api* make_api(Backend& backend);
+
+// Checks for problems and kernel names that every backend shares (positive sizes, a known
+// kernel name, struct_size); throws like check_supported.
+void check_problem_basics(const spmma_problem& p);
+const spmma_kernel_info* find_kernel(std::span<const spmma_kernel_info> kernels, const char* name);
+
+}  // namespace spmma_plugin
+
+// Defines the entry symbol for a plugin whose backend is returned by `get_backend()`.
+#define SPMMA_DEFINE_PLUGIN(get_backend)                                         \
+    extern "C" SPMMA_EXPORT const spmma_plugin_api* spmma_plugin_entry(void) {   \
+        return ::spmma_plugin::make_api(get_backend());                          \
+    }

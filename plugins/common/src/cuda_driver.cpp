@@ -1,0 +1,230 @@
+#include <spmma_plugin/cuda_driver.hpp>
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+namespace spmma_plugin::cuda {
+namespace {
+
+struct Loaded {
+    Driver fns;
+    bool ok = false;
+    std::string why_not;
+};
+
+// NOTES: cuGetProcAddress (not dlsym) resolves each name, so every member gets the version
+// of the entry point that matches the declaration in this header (cuMemAlloc -> _v2, ...).
+Loaded load_driver() {
+    Loaded l;
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char* e = dlerror();
+        l.why_not = std::string("CUDA driver not found (") + (e ? e : "libcuda.so.1") + ")";
+        return l;
+    }
+    using GetProc = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
+    auto get_proc = reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
+    if (!get_proc) {
+        l.why_not = "the CUDA driver is older than 12.0 (no cuGetProcAddress_v2)";
+        return l;
+    }
+    std::string missing;
+    auto load = [&](const char* name, auto* member) {
+        void* p = nullptr;
+        CUdriverProcAddressQueryResult q{};
+        if (get_proc(name, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &q) != CUDA_SUCCESS || !p) {
+            missing += missing.empty() ? name : std::string(", ") + name;
+            return;
+        }
+        *member = reinterpret_cast<std::remove_reference_t<decltype(*member)>>(p);
+    };
+#define SPMMA_CU_FN(name) load(#name, &l.fns.name);
+#include <spmma_plugin/cuda_driver_functions.inc>
+#undef SPMMA_CU_FN
+    if (!missing.empty()) {
+        l.why_not = "the CUDA driver lacks " + missing;
+        return l;
+    }
+    const CUresult r = l.fns.cuInit(0);
+    if (r != CUDA_SUCCESS) {
+        const char* n = nullptr;
+        l.fns.cuGetErrorName(r, &n);
+        l.why_not = std::string("cuInit failed: ") + (n ? n : "unknown error");
+        return l;
+    }
+    l.ok = true;
+    return l;
+}
+
+const Loaded& loaded() {
+    static const Loaded l = load_driver();
+    return l;
+}
+
+}  // namespace
+
+const Driver* driver(std::string* why_not) {
+    const Loaded& l = loaded();
+    if (!l.ok) {
+        if (why_not) *why_not = l.why_not;
+        return nullptr;
+    }
+    return &l.fns;
+}
+
+const Driver& require_driver() {
+    std::string why;
+    const Driver* d = driver(&why);
+    if (!d) unsupported("no GPU: " + why);
+    return *d;
+}
+
+std::string error_text(CUresult r) {
+    const Driver* d = driver();
+    const char* n = nullptr;
+    const char* s = nullptr;
+    if (d) {
+        d->cuGetErrorName(r, &n);
+        d->cuGetErrorString(r, &s);
+    }
+    return std::string(n ? n : "CUDA error " + std::to_string(static_cast<int>(r))) + (s ? std::string(" (") + s + ")" : "");
+}
+
+void throw_cu_error(CUresult r, const char* call, const char* file, int line) {
+    const spmma_status st = r == CUDA_ERROR_OUT_OF_MEMORY ? SPMMA_OUT_OF_MEMORY : SPMMA_DEVICE_ERROR;
+    fail(st, std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + error_text(r));
+}
+
+int device_count() {
+    const Driver* d = driver();
+    if (!d) return 0;
+    int n = 0;
+    if (d->cuDeviceGetCount(&n) != CUDA_SUCCESS) return 0;
+    return n;
+}
+
+DeviceProperties device_properties(int ordinal) {
+    const Driver& d = require_driver();
+    CUdevice dev{};
+    CU_CHECK(d.cuDeviceGet(&dev, ordinal));
+    DeviceProperties p;
+    char name[256] = {};
+    CU_CHECK(d.cuDeviceGetName(name, sizeof name, dev));
+    p.name = name;
+    CU_CHECK(d.cuDeviceGetAttribute(&p.major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev));
+    CU_CHECK(d.cuDeviceGetAttribute(&p.minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev));
+    CU_CHECK(d.cuDeviceGetAttribute(&p.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
+    CU_CHECK(d.cuDeviceGetAttribute(&p.max_smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev));
+    CU_CHECK(d.cuDeviceGetAttribute(&p.l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev));
+    CU_CHECK(d.cuDriverGetVersion(&p.driver_version));
+    return p;
+}
+
+// ---- Context -------------------------------------------------------------------------------
+Context::Context(int ordinal) {
+    const Driver& d = require_driver();
+    CU_CHECK(d.cuDeviceGet(&dev_, ordinal));
+    CU_CHECK(d.cuDevicePrimaryCtxRetain(&ctx_, dev_));
+    make_current();
+}
+
+Context::~Context() {
+    if (ctx_) require_driver().cuDevicePrimaryCtxRelease(dev_);
+}
+
+void Context::make_current() const { CU_CHECK(require_driver().cuCtxSetCurrent(ctx_)); }
+
+// ---- DeviceBuffer --------------------------------------------------------------------------
+DeviceBuffer::DeviceBuffer(size_t bytes) : bytes_(bytes) {
+    if (bytes) CU_CHECK(require_driver().cuMemAlloc(&ptr_, bytes));
+}
+
+DeviceBuffer::~DeviceBuffer() {
+    if (ptr_) require_driver().cuMemFree(ptr_);
+}
+
+DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
+    if (this != &o) {
+        if (ptr_) require_driver().cuMemFree(ptr_);
+        ptr_ = std::exchange(o.ptr_, 0);
+        bytes_ = std::exchange(o.bytes_, 0);
+    }
+    return *this;
+}
+
+void DeviceBuffer::upload(const void* host, size_t bytes, size_t offset) {
+    if (offset + bytes > bytes_) fail(SPMMA_INVALID_ARGUMENT, "upload past the end of a device buffer");
+    if (bytes) CU_CHECK(require_driver().cuMemcpyHtoD(ptr_ + offset, host, bytes));
+}
+
+void DeviceBuffer::download(void* host, size_t bytes, size_t offset) const {
+    if (offset + bytes > bytes_) fail(SPMMA_INVALID_ARGUMENT, "download past the end of a device buffer");
+    if (bytes) CU_CHECK(require_driver().cuMemcpyDtoH(host, ptr_ + offset, bytes));
+}
+
+void DeviceBuffer::fill(uint8_t byte) {
+    if (bytes_) CU_CHECK(require_driver().cuMemsetD8(ptr_, byte, bytes_));
+}
+
+// ---- Module --------------------------------------------------------------------------------
+Module::Module(const void* image) { CU_CHECK(require_driver().cuModuleLoadData(&mod_, image)); }
+
+Module::~Module() {
+    if (mod_) require_driver().cuModuleUnload(mod_);
+}
+
+CUfunction Module::function(const char* name) const {
+    CUfunction f{};
+    CU_CHECK(require_driver().cuModuleGetFunction(&f, mod_, name));
+    return f;
+}
+
+// ---- Stream --------------------------------------------------------------------------------
+Stream::Stream() { CU_CHECK(require_driver().cuStreamCreate(&s_, CU_STREAM_NON_BLOCKING)); }
+
+Stream::~Stream() {
+    if (s_) require_driver().cuStreamDestroy(s_);
+}
+
+void Stream::synchronize() const { CU_CHECK(require_driver().cuStreamSynchronize(s_)); }
+
+void record_times(const Stream& stream, int iterations, float* times_ms, const std::vector<CUevent>& events) {
+    const Driver& d = require_driver();
+    stream.synchronize();
+    for (int i = 0; i < iterations; ++i) CU_CHECK(d.cuEventElapsedTime(&times_ms[i], events[2 * i], events[2 * i + 1]));
+}
+
+// ---- launch --------------------------------------------------------------------------------
+void launch(CUfunction f, const LaunchShape& s, CUstream stream, void** args) {
+    const Driver& d = require_driver();
+    const bool clustered = s.cluster[0] * s.cluster[1] * s.cluster[2] > 1;
+    if (!clustered) {
+        CU_CHECK(d.cuLaunchKernel(f, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1], s.block[2],
+                                  s.smem_bytes, stream, args, nullptr));
+        return;
+    }
+    CUlaunchConfig cfg{};
+    cfg.gridDimX = s.grid[0];
+    cfg.gridDimY = s.grid[1];
+    cfg.gridDimZ = s.grid[2];
+    cfg.blockDimX = s.block[0];
+    cfg.blockDimY = s.block[1];
+    cfg.blockDimZ = s.block[2];
+    cfg.sharedMemBytes = s.smem_bytes;
+    cfg.hStream = stream;
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = s.cluster[0];
+    attr.value.clusterDim.y = s.cluster[1];
+    attr.value.clusterDim.z = s.cluster[2];
+    cfg.attrs = &attr;
+    cfg.numAttrs = 1;
+    CU_CHECK(d.cuLaunchKernelEx(&cfg, f, args, nullptr));
+}
+
+void set_max_dynamic_smem(CUfunction f, unsigned bytes) {
+    CU_CHECK(require_driver().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)));
+}
+
+}  // namespace spmma_plugin::cuda

@@ -1,0 +1,65 @@
+// Verification of a plugin's D against the CPU reference: full or sampled, per-type tolerances.
+#pragma once
+
+#include <spmma/plugin.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace spmma::reference {
+
+// A problem and its operands exactly as they cross the ABI (canonical layouts of plugin.h).
+struct GemmInput {
+    spmma_problem problem{};
+    spmma_operands operands{};
+};
+
+enum class VerifyMode { Full, Sampled, Auto, None };
+const char* to_string(VerifyMode m);
+bool parse_verify_mode(const std::string& s, VerifyMode& out);
+
+struct VerifyOptions {
+    VerifyMode mode = VerifyMode::Auto;
+    int64_t samples = 4096;       // sampled: random single elements
+    int64_t sample_rows = 2;      // sampled: whole random rows
+    int64_t sample_cols = 2;      // sampled: whole random columns
+    uint64_t seed = 1;            // which elements are sampled
+    double full_max_macs = 2.0e9; // auto: full when the sparse multiply-adds (m*n*k/2) are at most this
+};
+
+// The reference values of the checked elements, computed once per problem and reused for every
+// plugin's D.
+struct Expected {
+    VerifyMode mode = VerifyMode::Full; // Full or Sampled (Auto resolved)
+    int64_t m = 0, n = 0;
+    std::vector<int64_t> index;         // sampled: flat indices i*n+j checked; full: empty (all)
+    std::vector<double> value;          // exact alpha*A*B + beta*C before conversion to d_type
+    std::vector<double> tolerance;      // allowed |D - value| for that element
+    std::string tolerance_rule;         // human-readable, from the one tolerance table
+};
+
+struct Mismatch {
+    int64_t i = 0, j = 0;
+    double got = 0, expected = 0, tolerance = 0;
+};
+
+struct Verdict {
+    bool passed = false;
+    std::string mode;            // "full" or "sampled"
+    int64_t checked = 0;
+    int64_t mismatches = 0;
+    int64_t nan_count = 0;       // NaN in D where the reference has none (always a failure)
+    double max_abs_error = 0;
+    double max_rel_error = 0;
+    std::vector<Mismatch> first; // the first mismatches, in index order
+    std::string tolerance_rule;
+};
+
+// The reference for `input` under `options` (the expensive part; OpenMP-parallel).
+Expected compute_expected(const GemmInput& input, const VerifyOptions& options);
+
+// Checks a canonical D buffer (d_type, row-major m x n) against `expected`.
+Verdict check(const GemmInput& input, const Expected& expected, const void* d, int max_report = 8);
+
+}  // namespace spmma::reference
