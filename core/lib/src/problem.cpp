@@ -84,51 +84,54 @@ void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_
     if (!pattern_given) p.pattern = (p.a == DType::E2M1 && p.scale != DType::None) ? Pattern::P4_8 : default_pattern(p.a);
 }
 
-std::optional<std::string> validate(const Problem& p) {
-    if (p.m <= 0 || p.n <= 0 || p.k <= 0) return fmt::format("m, n and k must be positive (got {}x{}x{})", p.m, p.n, p.k);
+std::optional<Invalid> validate(const Problem& p) {
+    using I = Invalid;
+    if (p.m <= 0) return I{"m", fmt::format("m must be positive (got {})", p.m)};
+    if (p.n <= 0) return I{"n", fmt::format("n must be positive (got {})", p.n)};
+    if (p.k <= 0) return I{"k", fmt::format("k must be positive (got {})", p.k)};
     const auto operand_ok = [](DType t) {
         return t != DType::None && t != DType::S32 && info(t).cls != TypeClass::Scale && t != DType::F32;
     };
-    if (!operand_ok(p.a)) return fmt::format("{} cannot be an A operand type", name(p.a));
-    if (!operand_ok(p.b)) return fmt::format("{} cannot be a B operand type", name(p.b));
+    if (!operand_ok(p.a)) return I{"a_type", fmt::format("{} cannot be an A operand type", name(p.a))};
+    if (!operand_ok(p.b)) return I{"b_type", fmt::format("{} cannot be a B operand type", name(p.b))};
     const bool same_required = p.a == DType::F16 || p.a == DType::BF16 || p.a == DType::TF32 ||
                                p.b == DType::F16 || p.b == DType::BF16 || p.b == DType::TF32;
-    if (same_required && p.a != p.b) return fmt::format("A and B must have the same type for {} (got {} and {})", name(p.a), name(p.a), name(p.b));
+    if (same_required && p.a != p.b) return I{"b_type", fmt::format("A and B must have the same type for {} (got {} and {})", name(p.a), name(p.a), name(p.b))};
     if (is_small_float(p.a) != is_small_float(p.b) || is_int8(p.a) != is_int8(p.b) || is_int4(p.a) != is_int4(p.b))
-        return fmt::format("A type {} and B type {} cannot be multiplied together", name(p.a), name(p.b));
+        return I{"b_type", fmt::format("A type {} and B type {} cannot be multiplied together", name(p.a), name(p.b))};
     const bool integer = is_integer(p.a);
     if (integer) {
-        if (p.acc != DType::S32) return fmt::format("integer types accumulate in s32, not {}", name(p.acc));
-        if (p.d != DType::S32) return fmt::format("integer problems write s32, not {}", name(p.d));
+        if (p.acc != DType::S32) return I{"acc", fmt::format("integer types accumulate in s32, not {}", name(p.acc))};
+        if (p.d != DType::S32) return I{"out", fmt::format("integer problems write s32, not {}", name(p.d))};
         if (p.alpha != std::floor(p.alpha) || p.beta != std::floor(p.beta))
-            return fmt::format("integer problems need integral alpha and beta (got {} and {})", p.alpha, p.beta);
+            return I{p.alpha != std::floor(p.alpha) ? "alpha" : "beta", fmt::format("integer problems need integral alpha and beta (got {} and {})", p.alpha, p.beta)};
     } else {
-        if (p.acc != DType::F32 && p.acc != DType::F16) return fmt::format("floating types accumulate in f32 or f16, not {}", name(p.acc));
+        if (p.acc != DType::F32 && p.acc != DType::F16) return I{"acc", fmt::format("floating types accumulate in f32 or f16, not {}", name(p.acc))};
         if (p.acc == DType::F16 && !(p.a == DType::F16 || is_small_float(p.a)))
-            return fmt::format("f16 accumulation is only for f16 and 8/6/4-bit float inputs, not {}", name(p.a));
-        if (p.d != DType::F32 && p.d != DType::F16 && p.d != DType::BF16) return fmt::format("floating problems write f32, f16 or bf16, not {}", name(p.d));
-        if (p.acc == DType::F16 && p.d != DType::F16) return fmt::format("f16 accumulation writes f16, not {}", name(p.d));
-        if (p.saturate) return "saturation (satfinite) is for integer accumulation only";
+            return I{"acc", fmt::format("f16 accumulation is only for f16 and 8/6/4-bit float inputs, not {}", name(p.a))};
+        if (p.d != DType::F32 && p.d != DType::F16 && p.d != DType::BF16) return I{"out", fmt::format("floating problems write f32, f16 or bf16, not {}", name(p.d))};
+        if (p.acc == DType::F16 && p.d != DType::F16) return I{"out", fmt::format("f16 accumulation writes f16, not {}", name(p.d))};
+        if (p.saturate) return I{"satfinite", "saturation (satfinite) is for integer accumulation only"};
     }
-    if (p.c != p.d) return fmt::format("C must have D's type ({}), not {}", name(p.d), name(p.c));
+    if (p.c != p.d) return I{"out", fmt::format("C must have D's type ({}), not {}", name(p.d), name(p.c))};
     const Pattern want = default_pattern(p.a);
     if (p.a == DType::E2M1) {
-        if (p.pattern != Pattern::P2_4 && p.pattern != Pattern::P4_8) return "e2m1 A takes the 2:4 or the pairwise 4:8 pattern";
+        if (p.pattern != Pattern::P2_4 && p.pattern != Pattern::P4_8) return I{"pattern", "e2m1 A takes the 2:4 or the pairwise 4:8 pattern"};
     } else if (p.pattern != want) {
-        return fmt::format("A of type {} takes the {} pattern, not {}", name(p.a), name(want), name(p.pattern));
+        return I{"pattern", fmt::format("A of type {} takes the {} pattern, not {}", name(p.a), name(want), name(p.pattern))};
     }
     const int g = group_size(p.pattern);
-    if (p.k % g != 0) return fmt::format("k must be a multiple of {} for the {} pattern (k = {})", g, name(p.pattern), p.k);
+    if (p.k % g != 0) return I{"k", fmt::format("k must be a multiple of {} for the {} pattern (k = {})", g, name(p.pattern), p.k)};
     if (p.scale != DType::None) {
-        if (p.scale != DType::UE8M0 && p.scale != DType::UE4M3) return fmt::format("block scales are ue8m0 or ue4m3, not {}", name(p.scale));
-        if (!is_small_float(p.a)) return fmt::format("block scaling is for 8/6/4-bit float types, not {}", name(p.a));
-        if (p.scale_block != 16 && p.scale_block != 32) return fmt::format("the scale block is 16 or 32 elements of k, not {}", p.scale_block);
-        if (p.scale_block == 16 && p.a != DType::E2M1) return "16-element scale blocks are for e2m1 (nvf4) only";
-        if (p.scale == DType::UE4M3 && (p.a != DType::E2M1 || p.b != DType::E2M1)) return "ue4m3 scales are for e2m1 A and B (nvf4) only";
-        if (p.acc != DType::F32) return "block-scaled problems accumulate in f32";
-        if (p.k % p.scale_block != 0) return fmt::format("k must be a multiple of the scale block {} (k = {})", p.scale_block, p.k);
+        if (p.scale != DType::UE8M0 && p.scale != DType::UE4M3) return I{"scale_type", fmt::format("block scales are ue8m0 or ue4m3, not {}", name(p.scale))};
+        if (!is_small_float(p.a)) return I{"scale_type", fmt::format("block scaling is for 8/6/4-bit float types, not {}", name(p.a))};
+        if (p.scale_block != 16 && p.scale_block != 32) return I{"scale_block", fmt::format("the scale block is 16 or 32 elements of k, not {}", p.scale_block)};
+        if (p.scale_block == 16 && p.a != DType::E2M1) return I{"scale_block", "16-element scale blocks are for e2m1 (nvf4) only"};
+        if (p.scale == DType::UE4M3 && (p.a != DType::E2M1 || p.b != DType::E2M1)) return I{"scale_type", "ue4m3 scales are for e2m1 A and B (nvf4) only"};
+        if (p.acc != DType::F32) return I{"acc", "block-scaled problems accumulate in f32"};
+        if (p.k % p.scale_block != 0) return I{"k", fmt::format("k must be a multiple of the scale block {} (k = {})", p.scale_block, p.k)};
     } else if (p.pattern == Pattern::P4_8 && p.a == DType::E2M1) {
-        return "pairwise 4:8 e2m1 (kind::mxf4) is block-scaled: give a scale type";
+        return I{"scale_type", "pairwise 4:8 e2m1 (kind::mxf4) is block-scaled: give a scale type"};
     }
     return std::nullopt;
 }

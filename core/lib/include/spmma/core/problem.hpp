@@ -49,7 +49,12 @@ struct Problem {
 // bf16 -> bf16 out; tf32 -> f32; 8/6/4-bit floats -> f32 acc, bf16 out; integers -> s32.
 void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_given);
 
-// Why the problem is impossible, or nothing (sizes, type combinations, pattern, scaling).
-std::optional<std::string> validate(const Problem& p);
+// Why a problem is impossible: the key at fault (m, n, k, a_type, b_type, acc, out, pattern,
+// satfinite, alpha, beta, scale_type, scale_block) and the reason.
+struct Invalid {
+    std::string key;
+    std::string message;
+};
+std::optional<Invalid> validate(const Problem& p);
 
 }  // namespace spmma

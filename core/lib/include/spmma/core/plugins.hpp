@@ -1,0 +1,86 @@
+// Finding and loading plugins (Boost.DLL): the folders searched, the checks on the entry
+// symbol and ABI version, and a C++ face on a loaded plugin's C function table.
+#pragma once
+
+#include <spmma/plugin.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace boost::dll { class shared_library; }
+
+namespace spmma {
+
+// A failed call into a plugin, with the plugin's own message.
+class PluginCallError : public std::runtime_error {
+public:
+    PluginCallError(spmma_status s, const std::string& message) : std::runtime_error(message), status(s) {}
+    spmma_status status;
+};
+
+const char* status_name(spmma_status s);
+
+struct KernelInfo {
+    std::string name, description;
+};
+
+struct DeviceInfo {
+    bool runnable = false;
+    std::string name, arch, driver, reason;
+};
+
+enum class PluginState { Loaded, LoadFailed, NoEntry, AbiMismatch, BadTable, Shadowed };
+const char* to_string(PluginState s);
+
+class Plugin {
+public:
+    std::filesystem::path file;
+    PluginState state = PluginState::LoadFailed;
+    std::string error; // why it is not usable (state != Loaded)
+
+    // Loaded plugins only:
+    uint32_t abi_major = 0, abi_minor = 0;
+    std::string name, vendor, version, target, description;
+    uint32_t flags = 0;
+    std::vector<KernelInfo> kernels;
+
+    bool usable() const { return state == PluginState::Loaded; }
+    bool dense() const { return flags & SPMMA_PLUGIN_DENSE; }
+    const spmma_plugin_api& api() const { return *api_; }
+
+    int device_count() const;
+    DeviceInfo probe(int device) const;
+    // Empty when supported, else the plugin's reason.
+    std::optional<std::string> unsupported_reason(int device, const spmma_problem& p, const char* kernel) const;
+    // The plugin's last error on this thread, for a failed call.
+    std::string last_error() const;
+    // Throws PluginCallError with last_error() when s is not OK.
+    void check(spmma_status s, const char* call) const;
+
+    // Loads and checks one file; never throws (the state and error say what went wrong).
+    static Plugin load(const std::filesystem::path& file);
+
+private:
+    std::shared_ptr<boost::dll::shared_library> lib_;
+    const spmma_plugin_api* api_ = nullptr;
+};
+
+// The folders searched, in order: --plugin-dir arguments, SPMMA_PLUGIN_PATH (':'-separated,
+// empty entries ignored), then lib/spmma/plugins beside the binary's bin/ (build and install
+// trees alike). Never the current directory unless named.
+std::vector<std::filesystem::path> plugin_search_path(const std::vector<std::string>& cli_dirs, bool use_default = true);
+
+// Every shared library in the folders (sorted by name within a folder); a later plugin with the
+// name of an earlier one is Shadowed.
+std::vector<Plugin> load_plugins(const std::vector<std::filesystem::path>& dirs);
+
+const Plugin* find_plugin(const std::vector<Plugin>& plugins, const std::string& name);
+
+// The folder of the running executable.
+std::filesystem::path executable_dir();
+
+}  // namespace spmma

@@ -1,0 +1,75 @@
+// One result record per (problem, plugin, kernel): self-contained (provenance, problem, timings,
+// verdict, the command that reproduces it), written as JSON lines or CSV rows.
+#pragma once
+
+#include <spmma/core/job.hpp>
+#include <spmma/reference/verify.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spmma {
+
+enum class RecordStatus {
+    Verified,   // ran and D matched the reference
+    Failed,     // ran and D did not match
+    Unverified, // ran, verification off (--verify none)
+    Error,      // a plugin call failed (create, upload, run, download)
+    Skipped,    // not run: the reason says why
+};
+const char* to_string(RecordStatus s);
+
+struct Timing {
+    int warmup = 0, iterations = 0;
+    std::vector<double> times_ms;
+    double median_ms = 0, min_ms = 0, mean_ms = 0;
+    double tflops = 0;      // dense-equivalent 2mnk / median
+    double tflops_best = 0; // 2mnk / min
+    static Timing from(const std::vector<double>& times, int warmup, double flops);
+};
+
+struct Baseline {
+    std::string plugin, kernel;
+    double median_ms = 0;
+    double speedup = 0; // baseline median / this median
+};
+
+struct Record {
+    std::string spmma_version;
+    std::string timestamp;  // UTC, ISO 8601
+    std::string host;
+    std::string source;     // workload file:line, or "command line"
+    std::string command;    // a spmma gemm command line that reruns exactly this
+    Job job;
+    // Plugin side (empty where no plugin was involved)
+    std::string plugin, plugin_version, plugin_vendor, plugin_target, plugin_file;
+    uint32_t plugin_abi_major = 0, plugin_abi_minor = 0;
+    bool dense = false;     // a dense baseline (A expanded)
+    std::string kernel;
+    std::string device, device_arch, driver;
+
+    RecordStatus status = RecordStatus::Skipped;
+    std::string reason;     // skipped / error: why; failed: the verdict's summary
+    std::string stage;      // error: which call failed
+    std::optional<Timing> timing;
+    std::optional<reference::Verdict> verdict;
+    std::optional<Baseline> baseline;
+
+    nlohmann::json to_json() const;
+    static std::vector<std::string> csv_header();
+    std::vector<std::string> csv_row() const;
+};
+
+// A spmma gemm command line that reruns one job on one plugin/kernel.
+std::string reproduce_command(const Job& job, const std::string& plugin, const std::string& kernel,
+                              const std::string& plugin_dir);
+
+std::string csv_escape(const std::string& s);
+std::string shell_quote(const std::string& s);
+std::string utc_timestamp();
+std::string host_name();
+
+}  // namespace spmma

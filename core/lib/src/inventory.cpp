@@ -1,0 +1,113 @@
+#include <spmma/core/inventory.hpp>
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace spmma {
+
+namespace {
+
+std::string status_line(const Plugin& p, const DeviceInfo& d) {
+    if (!p.usable()) return fmt::format("{}: {}", to_string(p.state), p.error);
+    if (d.runnable) return fmt::format("ready on {} ({})", d.name, d.arch);
+    if (!d.arch.empty()) return fmt::format("built, cannot run on {} ({}): {}", d.name, d.arch, d.reason);
+    return d.reason;
+}
+
+}  // namespace
+
+std::string describe_plugins(const std::vector<Plugin>& plugins, const std::vector<std::filesystem::path>& dirs, int device,
+                             bool verbose) {
+    std::string out;
+    if (plugins.empty()) {
+        out += "no plugins found in:\n";
+        for (const auto& d : dirs) out += "  " + d.string() + "\n";
+        return out;
+    }
+    if (!verbose) out += fmt::format("{:<12} {:<8} {:<9} {:<7} {}\n", "plugin", "target", "version", "kernels", "status");
+    for (const auto& p : plugins) {
+        const DeviceInfo d = p.probe(device);
+        const std::string nm = p.usable() || p.state == PluginState::Shadowed ? p.name : p.file.filename().string();
+        if (!verbose) {
+            out += fmt::format("{:<12} {:<8} {:<9} {:<7} {}\n", nm, p.target, p.version, p.usable() ? std::to_string(p.kernels.size()) : "-",
+                               status_line(p, d));
+            continue;
+        }
+        out += fmt::format("{}\n", nm);
+        out += fmt::format("  file:        {}\n", p.file.string());
+        out += fmt::format("  status:      {}\n", status_line(p, d));
+        if (p.abi_major) out += fmt::format("  ABI:         {}.{}\n", p.abi_major, p.abi_minor);
+        if (!p.usable()) {
+            out += "\n";
+            continue;
+        }
+        out += fmt::format("  target:      {}\n", p.target);
+        out += fmt::format("  version:     {} ({})\n", p.version, p.vendor);
+        out += fmt::format("  kind:        {}\n", p.dense() ? "dense baseline (A expanded)" : "sparse");
+        out += fmt::format("  description: {}\n", p.description);
+        if (!d.driver.empty()) out += fmt::format("  driver:      {}\n", d.driver);
+        out += fmt::format("  kernels ({}):\n", p.kernels.size());
+        for (const auto& k : p.kernels) out += fmt::format("    {:<44} {}\n", k.name, k.description);
+        out += "\n";
+    }
+    out += "searched: ";
+    for (size_t i = 0; i < dirs.size(); ++i) out += (i ? ", " : "") + dirs[i].string();
+    return out + "\n";
+}
+
+nlohmann::json plugins_json(const std::vector<Plugin>& plugins, const std::vector<std::filesystem::path>& dirs, int device) {
+    nlohmann::json arr = nlohmann::json::array();
+    for (const auto& p : plugins) {
+        const DeviceInfo d = p.probe(device);
+        nlohmann::json o = {{"file", p.file.string()}, {"state", to_string(p.state)}};
+        if (!p.error.empty()) o["error"] = p.error;
+        if (p.abi_major) o["abi"] = fmt::format("{}.{}", p.abi_major, p.abi_minor);
+        if (p.usable()) {
+            o["name"] = p.name;
+            o["vendor"] = p.vendor;
+            o["version"] = p.version;
+            o["target"] = p.target;
+            o["description"] = p.description;
+            o["kind"] = p.dense() ? "dense" : "sparse";
+            nlohmann::json ks = nlohmann::json::array();
+            for (const auto& k : p.kernels) ks.push_back({{"name", k.name}, {"description", k.description}});
+            o["kernels"] = ks;
+            o["device"] = {{"index", device}, {"runnable", d.runnable}, {"name", d.name}, {"arch", d.arch},
+                           {"driver", d.driver}, {"reason", d.reason}};
+        }
+        arr.push_back(o);
+    }
+    nlohmann::json searched = nlohmann::json::array();
+    for (const auto& d : dirs) searched.push_back(d.string());
+    return {{"plugins", arr}, {"searched", searched}};
+}
+
+std::string describe_devices(const std::vector<Plugin>& plugins) {
+    // device name+arch -> plugins that can run there
+    std::map<std::string, std::vector<std::string>> runnable;
+    std::vector<std::string> order;
+    std::string notes;
+    for (const auto& p : plugins) {
+        if (!p.usable()) continue;
+        const int n = p.device_count();
+        if (n == 0) {
+            notes += fmt::format("  {}: no devices ({})\n", p.name, p.probe(0).reason);
+            continue;
+        }
+        for (int i = 0; i < n; ++i) {
+            const DeviceInfo d = p.probe(i);
+            const std::string key = fmt::format("{}: {} ({}{})", i, d.name, d.arch, d.driver.empty() ? "" : ", driver " + d.driver);
+            if (!runnable.count(key)) order.push_back(key);
+            auto& v = runnable[key];
+            v.push_back(d.runnable ? p.name : fmt::format("{} [no: {}]", p.name, d.reason));
+        }
+    }
+    std::string out;
+    for (const auto& key : order) out += fmt::format("device {}\n  plugins: {}\n", key, fmt::join(runnable[key], ", "));
+    if (!notes.empty()) out += "plugins without devices:\n" + notes;
+    if (out.empty()) out = "no plugins loaded\n";
+    return out;
+}
+
+}  // namespace spmma

@@ -1,0 +1,223 @@
+#include <spmma/core/plugins.hpp>
+
+#include <boost/dll/runtime_symbol_info.hpp>
+#include <boost/dll/shared_library.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdlib>
+
+namespace spmma {
+
+namespace fs = std::filesystem;
+
+const char* status_name(spmma_status s) {
+    switch (s) {
+        case SPMMA_OK: return "ok";
+        case SPMMA_UNSUPPORTED: return "unsupported";
+        case SPMMA_INVALID_ARGUMENT: return "invalid argument";
+        case SPMMA_DEVICE_ERROR: return "device error";
+        case SPMMA_OUT_OF_MEMORY: return "out of memory";
+        case SPMMA_INTERNAL_ERROR: return "internal error";
+        default: return "unknown status";
+    }
+}
+
+const char* to_string(PluginState s) {
+    switch (s) {
+        case PluginState::Loaded: return "loaded";
+        case PluginState::LoadFailed: return "load failed";
+        case PluginState::NoEntry: return "no entry symbol";
+        case PluginState::AbiMismatch: return "ABI mismatch";
+        case PluginState::BadTable: return "bad function table";
+        case PluginState::Shadowed: return "shadowed";
+    }
+    return "?";
+}
+
+namespace {
+
+std::string str(const char* s) { return s ? s : ""; }
+
+// The v1.0 table ends with last_error; a plugin's table must reach at least that far.
+constexpr size_t kTableV10Size = offsetof(spmma_plugin_api, last_error) + sizeof(void*);
+
+}  // namespace
+
+Plugin Plugin::load(const fs::path& file) {
+    Plugin p;
+    p.file = file;
+    try {
+        p.lib_ = std::make_shared<boost::dll::shared_library>(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
+    } catch (const std::exception& e) {
+        p.state = PluginState::LoadFailed;
+        p.error = fmt::format("cannot be loaded: {}", e.what());
+        return p;
+    }
+    if (!p.lib_->has(SPMMA_ENTRY_SYMBOL)) {
+        p.state = PluginState::NoEntry;
+        p.error = fmt::format("not an spmma plugin: no '{}' symbol", SPMMA_ENTRY_SYMBOL);
+        return p;
+    }
+    auto entry = p.lib_->get<const spmma_plugin_api*()>(SPMMA_ENTRY_SYMBOL);
+    const spmma_plugin_api* api = entry();
+    if (!api) {
+        p.state = PluginState::BadTable;
+        p.error = "the entry symbol returned no function table";
+        return p;
+    }
+    p.abi_major = api->abi_major;
+    p.abi_minor = api->abi_minor;
+    if (api->abi_major != SPMMA_ABI_MAJOR) {
+        p.state = PluginState::AbiMismatch;
+        p.error = fmt::format("speaks ABI {}.{}, this spmma speaks {}.{}", api->abi_major, api->abi_minor, SPMMA_ABI_MAJOR, SPMMA_ABI_MINOR);
+        return p;
+    }
+    if (api->struct_size < kTableV10Size) {
+        p.state = PluginState::BadTable;
+        p.error = fmt::format("function table of {} bytes, ABI {}.0 needs {}", api->struct_size, SPMMA_ABI_MAJOR, kTableV10Size);
+        return p;
+    }
+    if (!api->get_info || !api->device_count || !api->probe || !api->kernel_count || !api->get_kernel || !api->supports ||
+        !api->create || !api->handle_kernel || !api->upload || !api->run || !api->download || !api->destroy || !api->last_error) {
+        p.state = PluginState::BadTable;
+        p.error = "function table has null entries";
+        return p;
+    }
+    p.api_ = api;
+    spmma_plugin_info info{};
+    info.struct_size = sizeof info;
+    if (api->get_info(&info) != SPMMA_OK) {
+        p.state = PluginState::BadTable;
+        p.error = "get_info failed: " + p.last_error();
+        return p;
+    }
+    p.name = str(info.name);
+    p.vendor = str(info.vendor);
+    p.version = str(info.version);
+    p.target = str(info.target);
+    p.description = str(info.description);
+    p.flags = info.flags;
+    if (p.name.empty()) {
+        p.state = PluginState::BadTable;
+        p.error = "get_info gave no name";
+        return p;
+    }
+    const int32_t nk = api->kernel_count();
+    for (int32_t i = 0; i < nk; ++i) {
+        spmma_kernel_info k{};
+        k.struct_size = sizeof k;
+        if (api->get_kernel(i, &k) == SPMMA_OK && k.name) p.kernels.push_back({k.name, str(k.description)});
+    }
+    p.state = PluginState::Loaded;
+    return p;
+}
+
+int Plugin::device_count() const { return usable() ? api_->device_count() : 0; }
+
+DeviceInfo Plugin::probe(int device) const {
+    DeviceInfo d;
+    if (!usable()) {
+        d.reason = error;
+        return d;
+    }
+    spmma_device_info info{};
+    info.struct_size = sizeof info;
+    const spmma_status s = api_->probe(device, &info);
+    if (s != SPMMA_OK) {
+        d.reason = fmt::format("probe failed ({}): {}", status_name(s), last_error());
+        return d;
+    }
+    info.name[sizeof info.name - 1] = info.arch[sizeof info.arch - 1] = info.driver[sizeof info.driver - 1] =
+        info.reason[sizeof info.reason - 1] = '\0';
+    d.runnable = info.runnable != 0;
+    d.name = info.name;
+    d.arch = info.arch;
+    d.driver = info.driver;
+    d.reason = info.reason;
+    if (!d.runnable && d.reason.empty()) d.reason = "the plugin cannot run on this device (it gave no reason)";
+    return d;
+}
+
+std::optional<std::string> Plugin::unsupported_reason(int device, const spmma_problem& p, const char* kernel) const {
+    char reason[1024] = {};
+    const spmma_status s = api_->supports(device, &p, kernel, reason, sizeof reason);
+    if (s == SPMMA_OK) return std::nullopt;
+    reason[sizeof reason - 1] = '\0';
+    std::string r = reason;
+    if (r.empty()) r = last_error();
+    if (s != SPMMA_UNSUPPORTED) r = fmt::format("{} ({})", r, status_name(s));
+    return r.empty() ? std::string("unsupported (the plugin gave no reason)") : r;
+}
+
+std::string Plugin::last_error() const {
+    if (!api_) return error;
+    char buf[2048] = {};
+    api_->last_error(buf, sizeof buf);
+    buf[sizeof buf - 1] = '\0';
+    return buf;
+}
+
+void Plugin::check(spmma_status s, const char* call) const {
+    if (s == SPMMA_OK) return;
+    std::string msg = last_error();
+    if (msg.empty()) msg = "(no message)";
+    throw PluginCallError(s, fmt::format("{}: {}: {}", call, status_name(s), msg));
+}
+
+fs::path executable_dir() { return boost::dll::program_location().parent_path(); }
+
+std::vector<fs::path> plugin_search_path(const std::vector<std::string>& cli_dirs, bool use_default) {
+    std::vector<fs::path> dirs;
+    for (const auto& d : cli_dirs)
+        if (!d.empty()) dirs.emplace_back(d);
+    if (const char* env = std::getenv("SPMMA_PLUGIN_PATH")) {
+        std::string s = env;
+        size_t pos = 0;
+        while (pos <= s.size()) {
+            const size_t colon = s.find(':', pos);
+            const std::string part = s.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+            if (!part.empty()) dirs.emplace_back(part);
+            if (colon == std::string::npos) break;
+            pos = colon + 1;
+        }
+    }
+    if (use_default) dirs.push_back((executable_dir() / ".." / "lib" / "spmma" / "plugins").lexically_normal());
+    return dirs;
+}
+
+std::vector<Plugin> load_plugins(const std::vector<fs::path>& dirs) {
+    std::vector<Plugin> out;
+    std::vector<fs::path> seen_files;
+    for (const auto& dir : dirs) {
+        std::error_code ec;
+        if (!fs::is_directory(dir, ec)) continue;
+        std::vector<fs::path> files;
+        for (const auto& e : fs::directory_iterator(dir, ec))
+            if (e.is_regular_file(ec) && e.path().extension() == boost::dll::shared_library::suffix()) files.push_back(e.path());
+        std::sort(files.begin(), files.end());
+        for (const auto& f : files) {
+            const fs::path canon = fs::weakly_canonical(f, ec);
+            if (std::find(seen_files.begin(), seen_files.end(), canon) != seen_files.end()) continue;
+            seen_files.push_back(canon);
+            Plugin p = Plugin::load(f);
+            if (p.usable()) {
+                if (const Plugin* first = find_plugin(out, p.name)) {
+                    p.state = PluginState::Shadowed;
+                    p.error = fmt::format("another plugin named '{}' was found first: {}", p.name, first->file.string());
+                }
+            }
+            out.push_back(std::move(p));
+        }
+    }
+    return out;
+}
+
+const Plugin* find_plugin(const std::vector<Plugin>& plugins, const std::string& name) {
+    for (const auto& p : plugins)
+        if (p.usable() && p.name == name) return &p;
+    return nullptr;
+}
+
+}  // namespace spmma

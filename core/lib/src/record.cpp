@@ -1,0 +1,185 @@
+#include <spmma/core/record.hpp>
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <numeric>
+
+namespace spmma {
+
+const char* to_string(RecordStatus s) {
+    switch (s) {
+        case RecordStatus::Verified: return "verified";
+        case RecordStatus::Failed: return "failed";
+        case RecordStatus::Unverified: return "unverified";
+        case RecordStatus::Error: return "error";
+        case RecordStatus::Skipped: return "skipped";
+    }
+    return "?";
+}
+
+Timing Timing::from(const std::vector<double>& times, int warmup, double flops) {
+    Timing t;
+    t.warmup = warmup;
+    t.iterations = static_cast<int>(times.size());
+    t.times_ms = times;
+    if (times.empty()) return t;
+    std::vector<double> s = times;
+    std::sort(s.begin(), s.end());
+    const size_t n = s.size();
+    t.median_ms = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    t.min_ms = s.front();
+    t.mean_ms = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(n);
+    if (t.median_ms > 0) t.tflops = flops / (t.median_ms * 1e-3) / 1e12;
+    if (t.min_ms > 0) t.tflops_best = flops / (t.min_ms * 1e-3) / 1e12;
+    return t;
+}
+
+namespace {
+
+nlohmann::json problem_json(const Job& j) {
+    const Problem& p = j.problem;
+    nlohmann::json o = {
+        {"m", p.m}, {"n", p.n}, {"k", p.k},
+        {"a_type", name(p.a)}, {"b_type", name(p.b)}, {"acc_type", name(p.acc)},
+        {"c_type", name(p.c)}, {"d_type", name(p.d)},
+        {"pattern", name(p.pattern)}, {"satfinite", p.saturate},
+        {"alpha", p.alpha}, {"beta", p.beta},
+        {"dist", name(p.dist)}, {"seed", p.seed},
+        {"label", p.label()},
+    };
+    if (p.scale != DType::None) {
+        o["scale_type"] = name(p.scale);
+        o["scale_block"] = p.scale_block;
+    }
+    return o;
+}
+
+// JSON has no NaN/Inf: such values become strings.
+nlohmann::json number(double v) {
+    if (std::isfinite(v)) return v;
+    return std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");
+}
+
+}  // namespace
+
+nlohmann::json Record::to_json() const {
+    nlohmann::json o;
+    o["spmma_version"] = spmma_version;
+    o["timestamp"] = timestamp;
+    o["host"] = host;
+    o["source"] = source;
+    o["command"] = command;
+    o["problem"] = problem_json(job);
+    o["run"] = {{"warmup", job.warmup}, {"iterations", job.iterations}, {"verify", reference::to_string(job.verify)}};
+    o["plugin"] = {{"name", plugin}, {"version", plugin_version}, {"vendor", plugin_vendor}, {"target", plugin_target},
+                   {"file", plugin_file}, {"abi", fmt::format("{}.{}", plugin_abi_major, plugin_abi_minor)},
+                   {"kind", dense ? "dense" : "sparse"}};
+    o["kernel"] = kernel;
+    o["device"] = {{"name", device}, {"arch", device_arch}, {"driver", driver}};
+    o["status"] = to_string(status);
+    if (!reason.empty()) o["reason"] = reason;
+    if (!stage.empty()) o["stage"] = stage;
+    if (timing) {
+        nlohmann::json times = nlohmann::json::array();
+        for (double t : timing->times_ms) times.push_back(number(t));
+        o["timing"] = {{"warmup", timing->warmup}, {"iterations", timing->iterations}, {"times_ms", times},
+                       {"median_ms", number(timing->median_ms)}, {"min_ms", number(timing->min_ms)},
+                       {"mean_ms", number(timing->mean_ms)}, {"tflops", number(timing->tflops)},
+                       {"tflops_best", number(timing->tflops_best)}};
+    }
+    if (verdict) {
+        nlohmann::json first = nlohmann::json::array();
+        for (const auto& m : verdict->first)
+            first.push_back({{"i", m.i}, {"j", m.j}, {"got", number(m.got)}, {"expected", number(m.expected)}, {"tolerance", number(m.tolerance)}});
+        o["verification"] = {{"passed", verdict->passed}, {"mode", verdict->mode}, {"checked", verdict->checked},
+                             {"mismatches", verdict->mismatches}, {"nan_count", verdict->nan_count},
+                             {"max_abs_error", number(verdict->max_abs_error)}, {"max_rel_error", number(verdict->max_rel_error)},
+                             {"tolerance", verdict->tolerance_rule}, {"first_mismatches", first}};
+    }
+    if (baseline)
+        o["baseline"] = {{"plugin", baseline->plugin}, {"kernel", baseline->kernel}, {"median_ms", number(baseline->median_ms)},
+                         {"speedup", number(baseline->speedup)}};
+    return o;
+}
+
+std::vector<std::string> Record::csv_header() {
+    return {"status", "m", "n", "k", "a_type", "b_type", "acc_type", "d_type", "pattern", "satfinite", "scale", "alpha", "beta",
+            "dist", "seed", "plugin", "plugin_version", "kind", "kernel", "device", "arch", "median_ms", "min_ms", "tflops",
+            "verify_mode", "checked", "mismatches", "max_abs_error", "max_rel_error", "baseline", "speedup", "reason",
+            "source", "command", "spmma_version", "timestamp", "times_ms"};
+}
+
+std::vector<std::string> Record::csv_row() const {
+    const Problem& p = job.problem;
+    auto num = [](double v) { return fmt::format("{}", v); };
+    std::string times;
+    if (timing)
+        for (size_t i = 0; i < timing->times_ms.size(); ++i) {
+            if (i) times += ';';
+            times += num(timing->times_ms[i]);
+        }
+    return {to_string(status), std::to_string(p.m), std::to_string(p.n), std::to_string(p.k), name(p.a), name(p.b),
+            name(p.acc), name(p.d), name(p.pattern), p.saturate ? "1" : "0",
+            p.scale == DType::None ? "" : fmt::format("{}/{}", name(p.scale), p.scale_block), num(p.alpha), num(p.beta),
+            name(p.dist), std::to_string(p.seed), plugin, plugin_version, dense ? "dense" : "sparse", kernel, device, device_arch,
+            timing ? num(timing->median_ms) : "", timing ? num(timing->min_ms) : "", timing ? num(timing->tflops) : "",
+            verdict ? verdict->mode : "", verdict ? std::to_string(verdict->checked) : "",
+            verdict ? std::to_string(verdict->mismatches) : "", verdict ? num(verdict->max_abs_error) : "",
+            verdict ? num(verdict->max_rel_error) : "", baseline ? baseline->plugin : "", baseline ? num(baseline->speedup) : "",
+            reason, source, command, spmma_version, timestamp, times};
+}
+
+std::string csv_escape(const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string out = "\"";
+    for (char c : s) {
+        if (c == '"') out += '"';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string shell_quote(const std::string& s) {
+    if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/=+@%") == std::string::npos)
+        return s;
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+std::string reproduce_command(const Job& j, const std::string& plugin, const std::string& kernel, const std::string& plugin_dir) {
+    const Problem& p = j.problem;
+    std::string c = fmt::format("spmma gemm --m {} --n {} --k {} --a-type {} --b-type {} --acc {} --out {} --pattern {}", p.m, p.n,
+                                p.k, name(p.a), name(p.b), name(p.acc), name(p.d), name(p.pattern));
+    if (p.saturate) c += " --satfinite";
+    if (p.scale != DType::None) c += fmt::format(" --scale-type {} --scale-block {}", name(p.scale), p.scale_block);
+    c += fmt::format(" --alpha {} --beta {} --dist {} --seed {} --warmup {} --iterations {} --verify {}", p.alpha, p.beta, name(p.dist),
+                     p.seed, j.warmup, j.iterations, reference::to_string(j.verify));
+    if (!plugin_dir.empty()) c += " --plugin-dir " + shell_quote(plugin_dir);
+    if (!plugin.empty()) c += " --plugin " + shell_quote(plugin);
+    if (!kernel.empty()) c += " --kernel " + shell_quote(kernel);
+    return c;
+}
+
+std::string utc_timestamp() {
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t t = std::chrono::system_clock::to_time_t(now);
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+std::string host_name() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) return "";
+    return buf;
+}
+
+}  // namespace spmma

@@ -1,0 +1,75 @@
+#include <spmma/core/operands.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <omp.h>
+
+#include <cmath>
+#include <set>
+
+using namespace spmma;
+
+namespace {
+Problem small(DType t) {
+    Problem p;
+    p.m = 33;
+    p.n = 17;
+    p.k = 64;
+    p.a = p.b = t;
+    p.beta = 1.0;
+    apply_default_types(p, false, false, false);
+    return p;
+}
+}  // namespace
+
+TEST_CASE("operands are the same bits for the same seed whatever the thread count", "[operands]") {
+    const Problem p = small(DType::BF16);
+    omp_set_num_threads(1);
+    const Operands one = generate_operands(p);
+    omp_set_num_threads(2);
+    const Operands two = generate_operands(p);
+    CHECK(one.a.values == two.a.values);
+    CHECK(one.a.indices == two.a.indices);
+    CHECK(one.b == two.b);
+    CHECK(one.c == two.c);
+}
+
+TEST_CASE("a different seed gives different operands", "[operands]") {
+    Problem p = small(DType::F16);
+    const Operands a = generate_operands(p);
+    p.seed += 1;
+    const Operands b = generate_operands(p);
+    CHECK(a.b != b.b);
+}
+
+TEST_CASE("generated operands are not all zeros and use many codes", "[operands]") {
+    for (DType t : {DType::F16, DType::E4M3, DType::S8, DType::S4, DType::E2M1}) {
+        INFO(name(t));
+        Problem p = small(t);
+        if (t == DType::S4) p.pattern = Pattern::P4_8;
+        const Operands o = generate_operands(p);
+        std::set<uint32_t> codes;
+        for (int64_t e = 0; e < p.k * p.n; ++e) codes.insert(load_code(t, o.b.data(), e));
+        CHECK(codes.size() >= 6);
+    }
+}
+
+TEST_CASE("the int distribution gives small integers in every type", "[operands]") {
+    for (DType t : {DType::F16, DType::E2M1, DType::E3M2, DType::U4, DType::S8}) {
+        for (uint64_t i = 0; i < 200; ++i) {
+            const double v = draw(Distribution::Int, t, 5, 2, i);
+            CHECK(v == std::floor(v));
+            CHECK(std::fabs(v) <= 3);
+            CHECK(decode(t, encode(t, v)) == v);
+        }
+    }
+}
+
+TEST_CASE("beta == 0 leaves C out and unscaled problems have no scales", "[operands]") {
+    Problem p = small(DType::F16);
+    p.beta = 0;
+    const Operands o = generate_operands(p);
+    CHECK(o.c.empty());
+    CHECK(o.view().c == nullptr);
+    CHECK(o.scale_a.empty());
+}
