@@ -17,8 +17,11 @@ void ExactSum::add(double v) {
     if (v == 0.0) return;
     int e;
     const double frac = std::frexp(std::fabs(v), &e);             // |v| = frac * 2^e, frac in [0.5, 1)
-    const auto mant = static_cast<uint64_t>(std::ldexp(frac, 53));  // exact: 53-bit integer
-    const int lsb = e - 53;                                       // |v| = mant * 2^lsb
+    auto mant = static_cast<uint64_t>(std::ldexp(frac, 53));  // exact: 53-bit integer
+    int lsb = e - 53;                                       // |v| = mant * 2^lsb
+    const int zeros = __builtin_ctzll(mant);                // only the set bits must fit
+    mant >>= zeros;
+    lsb += zeros;
     if (lsb < kLsbExp || e > 300) throw std::range_error("ExactSum: term outside 2^-320 .. 2^300");
     const int offset = lsb - kLsbExp;
     const int limb = offset / 32, shift = offset % 32;

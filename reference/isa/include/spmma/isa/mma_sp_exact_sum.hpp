@@ -1,5 +1,5 @@
 // Exact summation of doubles with one final rounding, for the instruction models: the sum of
-// every term is kept exactly in a fixed-point accumulator (terms of magnitude 2^-320 .. 2^300),
+// every term is kept exactly in a fixed-point accumulator (bits of weight 2^-320 .. 2^319),
 // then rounded once to f32 or f16, round-to-nearest-even. Infinities and NaN follow IEEE: any NaN,
 // or +inf with -inf, gives NaN; otherwise any infinity gives that infinity. An exact zero is -0
 // only when every term was -0.
@@ -12,7 +12,8 @@ namespace spmma::isa {
 
 class ExactSum {
 public:
-    // Adds v exactly. Throws std::range_error for a nonzero finite |v| outside [2^-320, 2^300].
+    // Adds v exactly. Throws std::range_error for a finite v with a set bit below 2^-320 or
+    // |v| >= 2^300 (the instruction models' terms stay within 2^-290 .. 2^280).
     void add(double v);
     // The exact sum rounded to the nearest double by round-to-odd: rounding this once more to any
     // format of at most 51 significant bits (f32, f16, bf16) gives the correctly rounded sum.
