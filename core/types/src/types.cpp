@@ -1,6 +1,7 @@
 // Element types: the table, the codecs, canonical buffer access.
 #include <spmma/types.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
@@ -27,7 +28,7 @@ constexpr std::array<TypeInfo, 17> kTypes{{
     {DType::E2M3, 6, 8, TypeClass::Float, true, 3, 7.5, 0x1p-3},
     {DType::E2M1, 4, 4, TypeClass::Float, true, 1, 6.0, 0x1p-1},
     {DType::UE8M0, 8, 8, TypeClass::Scale, false, 0, 0x1p127, 1.0},
-    {DType::UE4M3, 8, 8, TypeClass::Scale, false, 3, 448.0, 0x1p-3},
+    {DType::UE4M3, 7, 8, TypeClass::Scale, false, 3, 448.0, 0x1p-3},  // bit 7 unused (zero)
     {DType::S8, 8, 8, TypeClass::Integer, true, 0, 127.0, 0},
     {DType::U8, 8, 8, TypeClass::Integer, false, 0, 255.0, 0},
     {DType::S4, 4, 4, TypeClass::Integer, true, 0, 7.0, 0},
@@ -219,7 +220,8 @@ uint32_t encode(DType t, double v) {
         }
         case DType::UE8M0: {
             if (std::isnan(v)) return 0xff;
-            if (!(v > 0)) return 0;  // no zero: the smallest scale, 2^-127
+            if (!(v > 0)) return 0;        // no zero: the smallest scale, 2^-127
+            if (std::isinf(v)) return 0xfe;  // no infinity: saturate to 2^127
             int e;
             const double frac = std::frexp(v, &e);  // v = frac * 2^e, frac in [0.5,1)
             // Nearest power of two, ties (frac == 0.75, i.e. 1.5 * 2^(e-1)) to the even mantissa,
@@ -239,6 +241,24 @@ uint32_t encode(DType t, double v) {
         case DType::None: throw std::invalid_argument("encode: no type");
         default: return encode_minifloat(format_of(t), v);
     }
+}
+
+double min_normal(DType t) { return std::ldexp(1.0, 1 - format_of(t).bias); }
+
+double ulp(DType t, double x) {
+    const Format f = format_of(t);
+    const double a = std::fabs(x);
+    const double max = decode_minifloat(f, max_finite_code(f));
+    int binade = 1 - f.bias;  // emin: subnormals share the smallest normal binade's spacing
+    if (a >= max) {
+        std::frexp(max, &binade);
+        binade -= 1;
+    } else if (a > 0) {
+        int e;
+        std::frexp(a, &e);  // a = frac * 2^e, frac in [0.5, 1): binade e - 1
+        binade = std::max(binade, e - 1);
+    }
+    return std::ldexp(1.0, binade - f.man_bits);
 }
 
 const std::vector<float>& decode_table(DType t) {

@@ -38,7 +38,7 @@ enum class TypeClass { Float, Integer, Scale };
 
 struct TypeInfo {
     DType type;
-    int bits;             // meaningful bits of one element (4, 6, 8, 16, 32)
+    int bits;             // meaningful bits of one element (4, 6, 7 for ue4m3, 8, 16, 32)
     int storage_bits;     // bits one element occupies in a canonical buffer (4, 8, 16, 32)
     TypeClass cls;
     bool is_signed;
@@ -69,6 +69,15 @@ double decode(DType t, uint32_t code);
 // largest finite value (NaN goes to NaN where the format has one, else to +max); integers
 // round half to even and saturate. TF32 rounds to 10 fraction bits, stored as f32 bits.
 uint32_t encode(DType t, double v);
+
+// Spacing of the representable values of float type t (f32, tf32, f16, bf16, e4m3, e5m2,
+// e3m2, e2m3, e2m1, ue4m3) at magnitude |x|: 2^(e - mantissa_bits) for |x| in [2^e, 2^(e+1)),
+// the subnormal spacing below the smallest normal, the top binade's spacing at and above the
+// largest finite value. Throws for other types.
+double ulp(DType t, double x);
+
+// Smallest positive normal value of float type t (2^-14 for f16). Throws for other types.
+double min_normal(DType t);
 
 // Decoded value of every code of an <= 16-bit type, index = code (size 2^storage_bits).
 // Built once, thread-safe.

@@ -1,4 +1,5 @@
-// Verification of a plugin's D against the CPU reference: full or sampled, per-type tolerances.
+// Verification of a plugin's D against the CPU reference: full or sampled, per-type tolerances
+// (tolerance.hpp).
 #pragma once
 
 #include <spmma/plugin.h>
@@ -33,9 +34,11 @@ struct VerifyOptions {
 struct Expected {
     VerifyMode mode = VerifyMode::Full; // Full or Sampled (Auto resolved)
     int64_t m = 0, n = 0;
-    std::vector<int64_t> index;         // sampled: flat indices i*n+j checked; full: empty (all)
-    std::vector<double> value;          // exact alpha*A*B + beta*C before conversion to d_type
-    std::vector<double> tolerance;      // allowed |D - value| for that element
+    std::vector<int64_t> index;         // sampled: flat indices i*n+j checked, increasing; full: empty (all)
+    // Floating problems: the exact alpha*A*B + beta*C before conversion to d_type.
+    // Integer problems: the s32 result itself (wrapped, or clamped with saturate).
+    std::vector<double> value;
+    std::vector<double> tolerance;      // allowed |D - value| for that element (0: bit-exact)
     std::string tolerance_rule;         // human-readable, from the one tolerance table
 };
 
@@ -48,18 +51,22 @@ struct Verdict {
     bool passed = false;
     std::string mode;            // "full" or "sampled"
     int64_t checked = 0;
-    int64_t mismatches = 0;
+    int64_t mismatches = 0;      // elements outside their tolerance, NaNs included
     int64_t nan_count = 0;       // NaN in D where the reference has none (always a failure)
-    double max_abs_error = 0;
-    double max_rel_error = 0;
+    double max_abs_error = 0;    // over the checked elements with finite D and reference
+    double max_rel_error = 0;    // |D - ref| / |ref| over those with ref != 0
     std::vector<Mismatch> first; // the first mismatches, in index order
     std::string tolerance_rule;
 };
 
-// The reference for `input` under `options` (the expensive part; OpenMP-parallel).
+// The reference for `input` under `options` (the expensive part; OpenMP-parallel). Throws
+// std::invalid_argument for operands that do not match the problem (sizes, index bytes).
 Expected compute_expected(const GemmInput& input, const VerifyOptions& options);
 
 // Checks a canonical D buffer (d_type, row-major m x n) against `expected`.
+// A floating element passes when |D - value| <= tolerance; when value overflows d_type
+// (|value| - tolerance past the rounding threshold to infinity), an infinity of value's sign
+// passes too; a NaN passes only where value is NaN; an infinite value needs the same infinity.
 Verdict check(const GemmInput& input, const Expected& expected, const void* d, int max_report = 8);
 
 }  // namespace spmma::reference
