@@ -1,0 +1,215 @@
+// PTX wrappers shared by the Hopper-and-later plugins (sm_90a, sm_100a): mbarriers, the tensor
+// copy engine (cp.async.bulk.tensor, multicast included), proxy fences, cluster ids, barriers and
+// shared::cluster addressing, elect.sync. One small inline function per instruction form; each
+// cites its section of the PTX ISA (docs.nvidia.com/cuda/parallel-thread-execution, anchor names
+// in brackets). Kernels contain no asm of their own.
+//
+// Shared-memory operands are 32-bit shared::cta addresses (smem_addr() below) unless the name
+// says cluster.
+#pragma once
+
+#include <cstdint>
+
+namespace spmma_ptx {
+
+// ---- addresses -----------------------------------------------------------------------------
+
+// The shared::cta address of a generic pointer into this CTA's shared memory.
+__device__ __forceinline__ uint32_t smem_addr(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// PTX ISA 9.7.9.21 mapa [data-movement-and-conversion-instructions-mapa]: the shared::cluster
+// address of the same offset in the CTA of rank `cta_rank` in this cluster.
+__device__ __forceinline__ uint32_t mapa_shared_cluster(uint32_t smem_cta_addr, uint32_t cta_rank) {
+    uint32_t out;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(smem_cta_addr), "r"(cta_rank));
+    return out;
+}
+
+// ---- ids -----------------------------------------------------------------------------------
+
+// PTX ISA 10.13 %cluster_ctarank [special-registers-cluster-ctarank]: this CTA's rank in its cluster.
+__device__ __forceinline__ uint32_t cluster_ctarank() {
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+// PTX ISA 10.12 %clusterid [special-registers-clusterid]: x of this CTA's cluster in the grid.
+__device__ __forceinline__ uint32_t cluster_id_x() {
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
+    return r;
+}
+
+// PTX ISA 10.14 %nclusterid [special-registers-nclusterid]: clusters in the grid along x.
+__device__ __forceinline__ uint32_t cluster_count_x() {
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(r));
+    return r;
+}
+
+// PTX ISA 9.7.13.x elect.sync [parallel-synchronization-and-communication-instructions-elect-sync]:
+// true in exactly one active lane of the full warp.
+__device__ __forceinline__ bool elect_one() {
+    uint32_t pred = 0;
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "elect.sync _|p, 0xffffffff;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(pred));
+    return pred != 0;
+}
+
+// ---- cluster barrier -----------------------------------------------------------------------
+
+// PTX ISA barrier.cluster [parallel-synchronization-and-communication-instructions-barrier-cluster]:
+// arrive (release) and wait (acquire) of all threads of all CTAs of the cluster.
+__device__ __forceinline__ void cluster_arrive() {
+    asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void cluster_wait() {
+    asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
+__device__ __forceinline__ void cluster_sync() {
+    cluster_arrive();
+    cluster_wait();
+}
+
+// ---- fences --------------------------------------------------------------------------------
+
+// PTX ISA membar/fence [parallel-synchronization-and-communication-instructions-membar]:
+// fence.mbarrier_init makes mbarrier.init of this thread visible to the cluster (before peers
+// arrive on, or multicast into, this CTA's barriers).
+__device__ __forceinline__ void fence_mbarrier_init_cluster() {
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+
+// PTX ISA membar/fence, proxy fences: orders this thread's generic-proxy shared-memory accesses
+// before later async-proxy accesses (TMA, wgmma) to shared memory.
+__device__ __forceinline__ void fence_proxy_async_shared_cta() {
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+// ---- mbarrier ------------------------------------------------------------------------------
+
+// PTX ISA mbarrier.init [parallel-synchronization-and-communication-instructions-mbarrier-init].
+__device__ __forceinline__ void mbarrier_init(uint32_t bar, uint32_t arrive_count) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(arrive_count) : "memory");
+}
+
+// PTX ISA mbarrier.arrive [parallel-synchronization-and-communication-instructions-mbarrier-arrive]:
+// arrive on a barrier of this CTA (release at CTA scope).
+__device__ __forceinline__ void mbarrier_arrive(uint32_t bar) {
+    asm volatile("mbarrier.arrive.release.cta.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+
+// PTX ISA mbarrier.arrive: arrive on a barrier in the CTA that owns `cluster_bar` (a
+// shared::cluster address from mapa_shared_cluster), release at cluster scope.
+__device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t cluster_bar) {
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
+}
+
+// PTX ISA mbarrier.expect_tx / mbarrier.arrive.expect_tx
+// [parallel-synchronization-and-communication-instructions-mbarrier-arrive]: one arrival that
+// also expects `bytes` more of asynchronous transactions (complete-tx) in the current phase.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                 : "memory");
+}
+
+// PTX ISA mbarrier.test_wait/try_wait
+// [parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait]:
+// true once the phase with parity `parity` has completed (acquire at cluster scope, so that
+// data multicast by peer CTAs and their remote arrivals are visible).
+__device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity) {
+    uint32_t done;
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+    return done != 0;
+}
+
+// Spins on mbarrier_try_wait_parity (which itself suspends for a time-limit per try).
+__device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t parity) {
+    while (!mbarrier_try_wait_parity(bar, parity)) {
+    }
+}
+
+// ---- tensor copy engine (TMA) --------------------------------------------------------------
+
+// PTX ISA 9.7.9.25.5.2 prefetch.tensor [data-movement-and-conversion-instructions-prefetch-prefetchu]
+// is not used; the tensor map itself is prefetched:
+// PTX ISA prefetch{.tensormap} [data-movement-and-conversion-instructions-prefetch-prefetchu].
+__device__ __forceinline__ void prefetch_tensormap(const void* tensor_map) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(tensor_map)) : "memory");
+}
+
+// PTX ISA cp.async.bulk.tensor [data-movement-and-conversion-instructions-cp-async-bulk-tensor]:
+// a 2-D tile (coordinates c0 innermost, c1) from global memory into this CTA's shared memory,
+// completing `bytes` of complete-tx on the mbarrier `bar` of this CTA. Out-of-bound elements
+// are filled with zeros.
+__device__ __forceinline__ void tma_load_2d(uint32_t dst, const void* tensor_map, uint32_t bar, int32_t c0,
+                                            int32_t c1) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+        " [%0], [%1, {%3, %4}], [%2];" ::"r"(dst),
+        "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(bar), "r"(c0), "r"(c1)
+        : "memory");
+}
+
+// As tma_load_2d, with .multicast::cluster: the tile lands at the same shared-memory offset in
+// every CTA whose bit is set in `cta_mask`, and each of those CTAs' mbarrier at offset `bar`
+// receives the complete-tx.
+__device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const void* tensor_map, uint32_t bar,
+                                                      int32_t c0, int32_t c1, uint16_t cta_mask) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+        " [%0], [%1, {%3, %4}], [%2], %5;" ::"r"(dst),
+        "l"(reinterpret_cast<uint64_t>(tensor_map)), "r"(bar), "r"(c0), "r"(c1), "h"(cta_mask)
+        : "memory");
+}
+
+// PTX ISA cp.async.bulk.tensor, shared::cta -> global direction with bulk_group completion:
+// stores a 2-D tile; elements outside the tensor are not written.
+__device__ __forceinline__ void tma_store_2d(const void* tensor_map, uint32_t src, int32_t c0, int32_t c1) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [%0, {%2, %3}], [%1];" ::"l"(
+                     reinterpret_cast<uint64_t>(tensor_map)),
+                 "r"(src), "r"(c0), "r"(c1)
+                 : "memory");
+}
+
+// PTX ISA cp.async.bulk.commit_group [data-movement-and-conversion-instructions-cp-async-bulk-commit-group].
+__device__ __forceinline__ void bulk_commit_group() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+
+// PTX ISA cp.async.bulk.wait_group.read [data-movement-and-conversion-instructions-cp-async-bulk-wait-group]:
+// waits until at most N bulk groups are pending their reads of shared memory.
+template <int N>
+__device__ __forceinline__ void bulk_wait_group_read() {
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
+
+// PTX ISA cp.async.bulk.wait_group: waits until at most N bulk groups are complete.
+template <int N>
+__device__ __forceinline__ void bulk_wait_group() {
+    asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory");
+}
+
+// ---- named barriers ------------------------------------------------------------------------
+
+// PTX ISA bar.sync/barrier.sync [parallel-synchronization-and-communication-instructions-bar]:
+// `threads` threads (a multiple of 32) synchronise on named barrier `id` (1..15; 0 is __syncthreads).
+__device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads) {
+    asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
+}
+
+}  // namespace spmma_ptx

@@ -1,0 +1,424 @@
+// The sm90a structured-sparse GEMM: D = alpha * A * B + beta * C with A 2:4 (1:2 for tf32)
+// sparse, on wgmma.mma_async.sp. One template for every type; the kernel files
+// (sm90a_spgemm_<family>.cu) instantiate it per instruction variant and tile configuration.
+//
+// Shape of the kernel (see plugins/sm90a/NOTES.md for the why and the measurements):
+//   - persistent: one CTA per SM (per cluster slot), walking the output tiles of its cluster in a
+//     banded raster order (TileScheduler) so that concurrently running tiles share A and B in L2;
+//   - warp specialised: warpgroup 0 is the producer (one elected thread issues TMA copies of the
+//     compressed A tile, its metadata and the B tile into a ring of `stages` shared-memory stages,
+//     completing on "full" mbarriers); warpgroups 1..2 are consumers, each owning bm/consumers
+//     rows of the tile, issuing wgmma.mma_async.sp from shared memory and releasing a stage on
+//     its "empty" mbarrier once the wgmmas that read it have completed;
+//   - clusters: CTAs of a cluster column (same n tile) share B, CTAs of a cluster row share A and
+//     its metadata: each loads a slice and multicasts it to its peers;
+//   - epilogue: alpha/beta and conversion in registers, stored straight to global memory with
+//     bounds checks (m and n tails); C is read only when beta != 0.
+// Sections: types, shared memory, barriers, producer, consumer, epilogue.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <spmma/plugin.h>
+#include <spmma_sm90a/kernel_params.hpp>
+#include <spmma_sm90a/layout.hpp>
+#include <spmma_sm90a/tile_config.hpp>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "ptx_sm90.cuh"
+#include "ptx_sm90a_wgmma.cuh"
+#include "sm90a_instr.cuh"
+
+namespace spmma_sm90a {
+
+// ================================ types ==========================================================
+
+template <class Instr_, int BM, int BN, int CM, int CN, int STAGES>
+struct SpGemm {
+    using Instr = Instr_;
+    using Acc = typename Instr::Acc;
+    static constexpr TileConfig cfg{Instr::kFamily, BM, BN, CM, CN, STAGES};
+    static constexpr Family kFamily = Instr::kFamily;
+    static constexpr int kConsumers = cfg.consumers();
+    static constexpr int kThreads = cfg.threads();
+    static constexpr int kMBlocks = cfg.m_blocks();
+    static constexpr int kUnits = cfg.units();
+    static constexpr int kCluster = cfg.cluster_size();
+    static constexpr int kAccRegs = Instr::regs(BN);
+    static constexpr int kBK = cfg.bk();
+
+    static_assert(cfg.valid(), "tile configuration breaks an invariant of TileConfig::valid()");
+    static_assert(kStepsPerStage * kInstrBRowBytes == kStageBRowBytes &&
+                      kStepsPerStage * kInstrARowBytes == kStageARowBytes,
+                  "a stage must hold whole instructions along k");
+    static_assert(kStepsPerStage == kUnits * traits(kFamily).steps_per_unit,
+                  "the metadata units of a stage must cover its instructions exactly");
+    static_assert(cfg.a_stage_bytes() % 1024 == 0 && cfg.b_stage_bytes() % 1024 == 0,
+                  "A and B stages must keep the 1024-byte alignment of the swizzle patterns");
+    static_assert(cfg.e_stage_bytes() % 128 == 0, "TMA destinations must be 128-byte aligned");
+    static_assert(kConsumers * kMBlocks * 64 == BM, "consumers must cover the tile's rows");
+    static_assert(kAccRegs * kMBlocks <= 128, "accumulators must fit the consumer register budget");
+
+    // Producer / consumer register budgets (setmaxnreg), within 64K registers per SM.
+    static constexpr int kProducerRegs = 40;
+    static constexpr int kConsumerRegs = kConsumers == 2 ? 232 : 240;
+    static_assert(128 * kProducerRegs + 128 * kConsumers * kConsumerRegs <= 65536, "register file overflow");
+
+    // Bytes that land in each CTA's stage (its own slices and its peers' multicasts).
+    static constexpr uint32_t kStageTxBytes = cfg.stage_bytes();
+};
+
+// Which output tile a CTA computes at step L of the persistent loop. Cluster tiles (cm x cn CTA
+// tiles) are visited in bands of `group` cluster rows (or columns when raster_along_n): inside a
+// band, down the band first, then across, so that the ~132 tiles in flight at a time touch
+// `group` row blocks of A and a few column blocks of B.
+struct TileScheduler {
+    int ctm, ctn, total, group, along_n;
+
+    __device__ TileScheduler(const KernelParams& p, int cm, int cn)
+        : ctm((p.tiles_m + cm - 1) / cm),
+          ctn((p.tiles_n + cn - 1) / cn),
+          total(ctm * ctn),
+          group(p.raster_group > 0 ? p.raster_group : 1),
+          along_n(p.raster_along_n) {}
+
+    __device__ void cluster_tile(int L, int& tm, int& tn) const {
+        const int rows = along_n ? ctn : ctm, cols = along_n ? ctm : ctn;
+        const int per_band = group * cols;
+        const int band = L / per_band, r = L % per_band;
+        const int first = band * group;
+        const int h = min(group, rows - first);
+        const int a = first + r % h, b = r / h;
+        (void)cols;
+        if (along_n) {
+            tn = a;
+            tm = b;
+        } else {
+            tm = a;
+            tn = b;
+        }
+    }
+};
+
+// f(std::integral_constant<int, 0>{}) ... f(std::integral_constant<int, N - 1>{}): a loop whose
+// index is a compile-time constant (template arguments such as the sparsity selector).
+template <int N, class F, int... I>
+__device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
+    (f(std::integral_constant<int, I>{}), ...);
+}
+template <int N, class F>
+__device__ __forceinline__ void static_for(F&& f) {
+    static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
+}
+
+// ================================ epilogue helpers =================================================
+
+// Two horizontally adjacent accumulators (row lane/4 + 8h of the warp's 16, columns 8i + 2(lane%4)
+// + {0, 1}) from the wgmma D fragment (PTX ISA 9.7.15.5.1.1): f32/s32 registers 4i+2h, 4i+2h+1;
+// f16 register 2i+h holds both.
+template <AccKind K, class Acc>
+__device__ __forceinline__ float2 acc_pair_f(const Acc* a, int i, int h) {
+    if constexpr (K == AccKind::F16) {
+        const uint32_t r = a[2 * i + h];
+        return __half22float2(*reinterpret_cast<const __half2*>(&r));
+    } else {
+        return make_float2(a[4 * i + 2 * h], a[4 * i + 2 * h + 1]);
+    }
+}
+
+template <class Out>
+__device__ __forceinline__ void store_pair(Out* d, float2 v, bool two, bool vec) {
+    if constexpr (sizeof(Out) == 4) {  // f32
+        if (two && vec) {
+            *reinterpret_cast<float2*>(d) = v;
+        } else {
+            d[0] = v.x;
+            if (two) d[1] = v.y;
+        }
+    } else if constexpr (std::is_same_v<Out, __half>) {
+        if (two && vec) {
+            *reinterpret_cast<__half2*>(d) = __floats2half2_rn(v.x, v.y);
+        } else {
+            d[0] = __float2half_rn(v.x);
+            if (two) d[1] = __float2half_rn(v.y);
+        }
+    } else {
+        if (two && vec) {
+            *reinterpret_cast<__nv_bfloat162*>(d) = __floats2bfloat162_rn(v.x, v.y);
+        } else {
+            d[0] = __float2bfloat16_rn(v.x);
+            if (two) d[1] = __float2bfloat16_rn(v.y);
+        }
+    }
+}
+
+// Float epilogue of one consumer thread: D = alpha * acc + beta * C, rounded to nearest even.
+template <class K, class Out>
+__device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
+                                                 const KernelParams& p, int row0, int col0) {
+    Out* d = static_cast<Out*>(p.d);
+    const float* c = static_cast<const float*>(p.c);
+    const bool vec = (p.n % 2) == 0;
+#pragma unroll
+    for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int row = row0 + 64 * j + 8 * h;
+            if (row >= p.m) continue;
+#pragma unroll
+            for (int i = 0; i < K::cfg.bn / 8; ++i) {
+                const int col = col0 + 8 * i;
+                if (col >= p.n) continue;
+                const bool two = col + 1 < p.n;
+                const int64_t off = static_cast<int64_t>(row) * p.n + col;
+                float2 v = acc_pair_f<K::Instr::kAcc>(acc[j], i, h);
+                v.x *= p.alpha;
+                v.y *= p.alpha;
+                if (p.use_c) {
+                    v.x = fmaf(p.beta, c[off], v.x);
+                    if (two) v.y = fmaf(p.beta, c[off + 1], v.y);
+                }
+                store_pair<Out>(d + off, v, two, vec);
+            }
+        }
+}
+
+__device__ __forceinline__ int32_t finish_int(int64_t v, bool saturate) {
+    if (saturate) return static_cast<int32_t>(v < INT32_MIN ? INT32_MIN : (v > INT32_MAX ? INT32_MAX : v));
+    return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
+}
+
+// Integer epilogue: D = alpha * acc + beta * C in 64-bit arithmetic, then wrapped or clamped.
+template <class K>
+__device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
+                                               const KernelParams& p, int row0, int col0) {
+    int32_t* d = static_cast<int32_t*>(p.d);
+    const int32_t* c = static_cast<const int32_t*>(p.c);
+    const bool vec = (p.n % 2) == 0, sat = p.saturate != 0;
+#pragma unroll
+    for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h) {
+            const int row = row0 + 64 * j + 8 * h;
+            if (row >= p.m) continue;
+#pragma unroll
+            for (int i = 0; i < K::cfg.bn / 8; ++i) {
+                const int col = col0 + 8 * i;
+                if (col >= p.n) continue;
+                const bool two = col + 1 < p.n;
+                const int64_t off = static_cast<int64_t>(row) * p.n + col;
+                int64_t v0 = p.alpha_i * static_cast<int32_t>(acc[j][4 * i + 2 * h]);
+                int64_t v1 = p.alpha_i * static_cast<int32_t>(acc[j][4 * i + 2 * h + 1]);
+                if (p.use_c) {
+                    v0 += p.beta_i * c[off];
+                    if (two) v1 += p.beta_i * c[off + 1];
+                }
+                if (two && vec) {
+                    *reinterpret_cast<int2*>(d + off) = make_int2(finish_int(v0, sat), finish_int(v1, sat));
+                } else {
+                    d[off] = finish_int(v0, sat);
+                    if (two) d[off + 1] = finish_int(v1, sat);
+                }
+            }
+        }
+}
+
+// ================================ the kernel =====================================================
+
+template <class K>
+__device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUtensorMap* tm_b, const CUtensorMap* tm_e,
+                                            const KernelParams& p) {
+    using namespace spmma_ptx;
+    constexpr TileConfig cfg = K::cfg;
+    constexpr int BM = cfg.bm, BN = cfg.bn, CM = cfg.cm, CN = cfg.cn, STAGES = cfg.stages;
+
+    // ---- shared memory: [A stages][B stages][E stages][full barriers][empty barriers] ----
+    extern __shared__ uint8_t smem_raw[];
+    const uint32_t raw_addr = smem_addr(smem_raw);
+    const uint32_t base = (raw_addr + 1023u) & ~1023u;
+    const uint8_t* smem = smem_raw + (base - raw_addr);
+    auto a_stage = [&](int s) { return base + cfg.a_offset() + s * cfg.a_stage_bytes(); };
+    auto b_stage = [&](int s) { return base + cfg.b_offset() + s * cfg.b_stage_bytes(); };
+    auto e_stage_offset = [&](int s) { return cfg.e_offset() + s * cfg.e_stage_bytes(); };
+    auto full_bar = [&](int s) { return base + cfg.barrier_offset() + 8 * s; };
+    auto empty_bar = [&](int s) { return base + cfg.barrier_offset() + 8 * (STAGES + s); };
+
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, wg = warp / 4;
+    const uint32_t rank = K::kCluster > 1 ? cluster_ctarank() : 0u;
+    const int cta_m = static_cast<int>(rank) % CM, cta_n = static_cast<int>(rank) / CM;
+
+    // ---- barriers ----
+    // full[s]: one arrival (the local producer's arrive.expect_tx) + the stage's bytes.
+    // empty[s]: one arrival per consumer warpgroup of every CTA this CTA's producer writes into
+    // (its cluster row and column, itself included).
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < STAGES; ++s) {
+            mbarrier_init(full_bar(s), 1);
+            mbarrier_init(empty_bar(s), K::kConsumers * (CM + CN - 1));
+        }
+        fence_mbarrier_init_cluster();
+    }
+    if constexpr (K::kCluster > 1) {
+        cluster_sync();
+    } else {
+        __syncthreads();
+    }
+
+    const TileScheduler sched(p, CM, CN);
+    const int cluster_idx = K::kCluster > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
+    const int cluster_count = K::kCluster > 1 ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
+
+    if (wg == 0) {
+        // ================================ producer ================================
+        setmaxnreg_dec<K::kProducerRegs>();
+        if (warp == 0 && elect_one()) {
+            prefetch_tensormap(tm_a);
+            prefetch_tensormap(tm_b);
+            prefetch_tensormap(tm_e);
+            // CTAs of this cluster row share A (same cta_m), of this column share B (same cta_n).
+            uint16_t row_mask = 0, col_mask = 0;
+            for (int i = 0; i < CN; ++i) row_mask |= static_cast<uint16_t>(1u << (cta_m + CM * i));
+            for (int i = 0; i < CM; ++i) col_mask |= static_cast<uint16_t>(1u << (i + CM * cta_n));
+            int stage = 0;
+            uint32_t phase = 0;
+            for (int L = cluster_idx; L < sched.total; L += cluster_count) {
+                int tm, tn;
+                sched.cluster_tile(L, tm, tn);
+                const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
+                const int a_row = tile_m * BM + cta_n * cfg.a_slice_rows();
+                const int e_row = tile_m * (BM / kMetaRowsPerUnit) + cta_n * cfg.e_slice_blocks();
+                const int b_row = tile_n * BN + cta_m * cfg.b_slice_rows();
+                const uint32_t a_slice = cta_n * cfg.a_slice_rows() * kStageARowBytes;
+                const uint32_t e_slice = cta_n * cfg.e_slice_blocks() * K::kUnits * kMetaUnitBytes;
+                const uint32_t b_slice = cta_m * cfg.b_slice_rows() * kStageBRowBytes;
+                for (int kt = 0; kt < p.k_tiles; ++kt) {
+                    mbarrier_wait_parity(empty_bar(stage), phase ^ 1u);
+                    mbarrier_arrive_expect_tx(full_bar(stage), K::kStageTxBytes);
+                    const int a_col = kt * (K::kBK / 2);
+                    const int e_col = kt * K::kUnits * 32;
+                    const int b_col = kt * K::kBK;
+                    const uint32_t e_dst = base + e_stage_offset(stage) + e_slice;
+                    if constexpr (CN > 1) {
+                        tma_load_2d_multicast(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row, row_mask);
+                        tma_load_2d_multicast(e_dst, tm_e, full_bar(stage), e_col, e_row, row_mask);
+                    } else {
+                        tma_load_2d(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row);
+                        tma_load_2d(e_dst, tm_e, full_bar(stage), e_col, e_row);
+                    }
+                    if constexpr (CM > 1) {
+                        tma_load_2d_multicast(b_stage(stage) + b_slice, tm_b, full_bar(stage), b_col, b_row, col_mask);
+                    } else {
+                        tma_load_2d(b_stage(stage) + b_slice, tm_b, full_bar(stage), b_col, b_row);
+                    }
+                    if (++stage == STAGES) {
+                        stage = 0;
+                        phase ^= 1u;
+                    }
+                }
+            }
+        }
+    } else {
+        // ================================ consumer ================================
+        setmaxnreg_inc<K::kConsumerRegs>();
+        const int consumer = wg - 1;
+        const int w4 = warp % 4;  // = %warpid % 4: the 16 rows of each m64 block this warp's metadata covers
+
+        // Releases stage s to every producer that writes into it (this CTA's and its peers').
+        auto release = [&](int s) {
+            if constexpr (K::kCluster == 1) {
+                if (threadIdx.x % 128 == 0) mbarrier_arrive(empty_bar(s));
+            } else {
+                if (w4 == 0 && lane < K::kCluster) {
+                    const int pm = lane % CM, pn = lane / CM;
+                    if (pm == cta_m || pn == cta_n)
+                        mbarrier_arrive_cluster(mapa_shared_cluster(empty_bar(s), static_cast<uint32_t>(lane)));
+                }
+            }
+        };
+
+        typename K::Acc acc[K::kMBlocks][K::kAccRegs];
+        int stage = 0;
+        uint32_t phase = 0;
+        for (int L = cluster_idx; L < sched.total; L += cluster_count) {
+            int tm, tn;
+            sched.cluster_tile(L, tm, tn);
+            const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
+            int prev = -1;
+            for (int kt = 0; kt < p.k_tiles; ++kt) {
+                mbarrier_wait_parity(full_bar(stage), phase);
+                // Metadata words of this warp for each m64 block and unit of the stage.
+                uint32_t meta[K::kMBlocks][K::kUnits];
+                const uint8_t* e = smem + e_stage_offset(stage);
+#pragma unroll
+                for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+                    for (int u = 0; u < K::kUnits; ++u) {
+                        const int block = consumer * (cfg.wg_m() / kMetaRowsPerUnit) + 4 * j + w4;
+                        meta[j][u] = *reinterpret_cast<const uint32_t*>(
+                            e + (block * K::kUnits + u) * kMetaUnitBytes + 4 * lane);
+                    }
+                wgmma_fence();
+                static_for<kStepsPerStage>([&](auto step_c) {
+                    constexpr int step = decltype(step_c)::value;
+#pragma unroll
+                    for (int j = 0; j < K::kMBlocks; ++j) {
+                        const uint64_t da = kmajor_desc(a_stage(stage), kStageARowBytes, consumer * cfg.wg_m() + 64 * j,
+                                                        step * kInstrARowBytes);
+                        const uint64_t db = kmajor_desc(b_stage(stage), kStageBRowBytes, 0, step * kInstrBRowBytes);
+                        K::Instr::template mma<BN, meta_selector(K::kFamily, step)>(
+                            acc[j], da, db, meta[j][meta_unit_of_step(K::kFamily, step)],
+                            (kt > 0 || step > 0) ? 1u : 0u);
+                    }
+                });
+                wgmma_commit_group();
+                // The previous stage's wgmmas are complete once at most this group is pending.
+                wgmma_wait_group<1>();
+                if (prev >= 0) release(prev);
+                prev = stage;
+                if (++stage == STAGES) {
+                    stage = 0;
+                    phase ^= 1u;
+                }
+            }
+            wgmma_wait_group<0>();
+            release(prev);
+
+            // ================================ epilogue ================================
+            const int row0 = tile_m * BM + consumer * cfg.wg_m() + 16 * w4 + lane / 4;
+            const int col0 = tile_n * BN + 2 * (lane % 4);
+            if constexpr (K::Instr::kAcc == AccKind::S32) {
+                store_tile_int<K>(acc, p, row0, col0);
+            } else {
+                switch (p.d_type) {
+                    case SPMMA_F16: store_tile_float<K, __half>(acc, p, row0, col0); break;
+                    case SPMMA_BF16: store_tile_float<K, __nv_bfloat16>(acc, p, row0, col0); break;
+                    default: store_tile_float<K, float>(acc, p, row0, col0); break;
+                }
+            }
+        }
+    }
+
+    // No CTA may leave while its peers can still multicast into it or arrive on its barriers.
+    if constexpr (K::kCluster > 1) cluster_sync();
+}
+
+}  // namespace spmma_sm90a
+
+// One kernel: extern "C", named sm90a_<a><b>_<acc>_<bm>x<bn>x<bk>_c<cm>x<cn>_s<stages>.
+#define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S)                                                   \
+    using spmma_sm90a_cfg_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S =                          \
+        spmma_sm90a::SpGemm<spmma_sm90a::instr_##A##B##_##ACC, BM, BN, CM, CN, S>;                              \
+    static_assert(spmma_sm90a_cfg_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S::kBK == BK,         \
+                  "the kernel name's k must be the family's stage k");                                          \
+    extern "C" __global__ void __launch_bounds__(                                                               \
+        spmma_sm90a_cfg_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S::kThreads, 1)                 \
+        sm90a_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S(                                        \
+            const __grid_constant__ CUtensorMap tm_a, const __grid_constant__ CUtensorMap tm_b,                 \
+            const __grid_constant__ CUtensorMap tm_e, const spmma_sm90a::KernelParams p) {                      \
+        spmma_sm90a::spgemm_body<spmma_sm90a_cfg_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S>(   \
+            &tm_a, &tm_b, &tm_e, p);                                                                            \
+    }

@@ -1,0 +1,5 @@
+// The sm90a sparse GEMM kernels of the i8 family: one extern "C" kernel per line of
+// include/spmma_sm90a/kernels/i8.inc, all from the template in sm90a_spgemm.cuh.
+#include "sm90a_spgemm.cuh"
+
+#include <spmma_sm90a/kernels/i8.inc>

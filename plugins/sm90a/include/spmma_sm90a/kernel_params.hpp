@@ -1,0 +1,26 @@
+// What the host passes to every sm90a kernel besides the three tensor maps (A values, B,
+// metadata). Plain data, compiled by nvcc and g++ alike; passed by value as a kernel parameter.
+#pragma once
+
+#include <cstdint>
+
+namespace spmma_sm90a {
+
+struct KernelParams {
+    int32_t m, n, k;        // the problem (k unpadded; the tensors are padded to k_tiles stages)
+    int32_t k_tiles;        // pipeline stages along k
+    int32_t tiles_m;        // CTA tiles along m (ceil(m / BM)) and n
+    int32_t tiles_n;
+    int32_t raster_group;   // cluster tiles per raster band (see TileScheduler)
+    int32_t raster_along_n; // 0: bands of cluster rows along m, 1: bands along n
+    void* d;                // D, row-major m x n, d_type
+    const void* c;          // C, row-major m x n, f32 (float problems) or s32; null when !use_c
+    int32_t d_type;         // spmma_dtype of D
+    int32_t use_c;          // beta != 0
+    float alpha, beta;      // float problems
+    int64_t alpha_i, beta_i;  // integer problems
+    int32_t saturate;       // integer problems: clamp the epilogue result to int32 (else wrap)
+    int32_t reserved;
+};
+
+}  // namespace spmma_sm90a

@@ -1,0 +1,59 @@
+// The geometry of one sm90a kernel configuration (tile, cluster, stages), shared by the device
+// template (static_asserts, shared-memory offsets) and the host (launch shape, tensor-map boxes),
+// so both sides compute every size from one definition.
+#pragma once
+
+#include <spmma_sm90a/layout.hpp>
+
+namespace spmma_sm90a {
+
+// Shared memory an sm_90 CTA may opt into (227 KiB).
+constexpr int kMaxSmemPerCta = 232448;
+
+struct TileConfig {
+    Family family;
+    int bm, bn;        // CTA tile (rows of D, columns of D)
+    int cm, cn;        // cluster: CTAs along m (they share, and multicast, the B tile) and along n
+                       // (they share, and multicast, the A and metadata tiles)
+    int stages;        // pipeline depth
+
+    // Warpgroups: one producer (TMA) and 1 or 2 consumers (wgmma) that split the tile's rows.
+    SPMMA_HD constexpr int consumers() const { return bm >= 128 ? 2 : 1; }
+    SPMMA_HD constexpr int threads() const { return 128 * (1 + consumers()); }
+    SPMMA_HD constexpr int wg_m() const { return bm / consumers(); }      // rows per consumer
+    SPMMA_HD constexpr int m_blocks() const { return wg_m() / 64; }      // m64 instructions per k-step
+    SPMMA_HD constexpr int bk() const { return stage_k(family); }         // logical k per stage
+    SPMMA_HD constexpr int units() const { return units_per_stage(family); }
+    SPMMA_HD constexpr int cluster_size() const { return cm * cn; }
+
+    // Per stage: A (bm rows x 64 B, 64-byte swizzle), B (bn rows x 128 B, 128-byte swizzle),
+    // metadata (bm/16 row blocks x units x 128 B). Stages are laid out [A...][B...][E...][barriers]
+    // from a 1024-byte aligned base.
+    SPMMA_HD constexpr int a_stage_bytes() const { return bm * kStageARowBytes; }
+    SPMMA_HD constexpr int b_stage_bytes() const { return bn * kStageBRowBytes; }
+    SPMMA_HD constexpr int e_stage_bytes() const { return bm / kMetaRowsPerUnit * units() * kMetaUnitBytes; }
+    SPMMA_HD constexpr int stage_bytes() const { return a_stage_bytes() + b_stage_bytes() + e_stage_bytes(); }
+    SPMMA_HD constexpr int a_offset() const { return 0; }
+    SPMMA_HD constexpr int b_offset() const { return stages * a_stage_bytes(); }
+    SPMMA_HD constexpr int e_offset() const { return b_offset() + stages * b_stage_bytes(); }
+    SPMMA_HD constexpr int barrier_offset() const { return e_offset() + stages * e_stage_bytes(); }
+    // + full and empty barrier per stage, + slack to align the dynamic base to 1024 bytes.
+    SPMMA_HD constexpr int smem_bytes() const { return barrier_offset() + 2 * stages * 8 + 1024; }
+
+    // Multicast slices: each CTA of a cluster column loads bn/cm rows of B for all of them; each
+    // CTA of a cluster row loads bm/cn rows of A (and their metadata) for all of them.
+    SPMMA_HD constexpr int a_slice_rows() const { return bm / cn; }
+    SPMMA_HD constexpr int e_slice_blocks() const { return bm / kMetaRowsPerUnit / cn; }
+    SPMMA_HD constexpr int b_slice_rows() const { return bn / cm; }
+
+    // Everything the kernel relies on; the device template static_asserts it, the host tests it.
+    SPMMA_HD constexpr bool valid() const {
+        const bool n_ok = bn == 64 || bn == 96 || bn == 128 || bn == 192 || bn == 256;
+        return (bm == 64 || bm == 128 || bm == 256) && n_ok && wg_m() % 64 == 0 && stages >= 2 &&
+               cm >= 1 && cn >= 1 && cluster_size() <= 8 && a_slice_rows() % 16 == 0 &&
+               b_slice_rows() % 8 == 0 && e_slice_blocks() >= 1 && smem_bytes() <= kMaxSmemPerCta &&
+               stage_k(family) * traits(family).elem_bytes == kStageBRowBytes;
+    }
+};
+
+}  // namespace spmma_sm90a

@@ -1,0 +1,95 @@
+#include "kernel_table.hpp"
+
+#include <spmma_plugin/cuda_gemm.hpp>
+
+#include <cstring>
+#include <vector>
+
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_f16)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_bf16)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_tf32)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_f8)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_i8)
+
+namespace spmma_sm90a {
+namespace {
+
+// Kernel-name tokens -> ABI types.
+constexpr spmma_dtype dt_f16 = SPMMA_F16, dt_bf16 = SPMMA_BF16, dt_tf32 = SPMMA_TF32, dt_e4m3 = SPMMA_E4M3,
+                      dt_e5m2 = SPMMA_E5M2, dt_s8 = SPMMA_S8, dt_u8 = SPMMA_U8;
+constexpr spmma_dtype acc_f32 = SPMMA_F32, acc_f16 = SPMMA_F16, acc_s32 = SPMMA_S32, acc_s32sat = SPMMA_S32;
+constexpr bool sat_f32 = false, sat_f16 = false, sat_s32 = false, sat_s32sat = true;
+
+KernelEntry make_entry(const void* image, const char* name, spmma_dtype a, spmma_dtype b, spmma_dtype acc, bool sat,
+                       int bm, int bn, int cm, int cn, int stages) {
+    const auto fam = a == SPMMA_F16 || a == SPMMA_BF16 ? Family::B16 : a == SPMMA_TF32 ? Family::B32 : Family::B8;
+    const TileConfig cfg{fam, bm, bn, cm, cn, stages};
+    std::string d = std::string(spmma_dtype_name(a)) + " x " + spmma_dtype_name(b) + " -> " +
+                    spmma_dtype_name(acc) + (sat ? " (satfinite)" : "") + ", wgmma.mma_async.sp, " +
+                    std::to_string(bm) + "x" + std::to_string(bn) + " tile, " + std::to_string(cfg.consumers()) +
+                    " consumer warpgroup(s), " + std::to_string(stages) + " TMA stages";
+    if (cm * cn > 1)
+        d += ", " + std::to_string(cm) + "x" + std::to_string(cn) + " cluster" + (cm > 1 ? " (B multicast)" : "") +
+             (cn > 1 ? " (A multicast)" : "");
+    return KernelEntry{name, d, image, a, b, acc, sat, cfg};
+}
+
+std::vector<KernelEntry> build_table() {
+    std::vector<KernelEntry> t;
+#define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S)                                                   \
+    t.push_back(make_entry(image, "sm90a_" #A #B "_" #ACC "_" #BM "x" #BN "x" #BK "_c" #CM "x" #CN "_s" #S,   \
+                           dt_##A, dt_##B, acc_##ACC, sat_##ACC, BM, BN, CM, CN, S));
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_f16);
+#include <spmma_sm90a/kernels/f16.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_bf16);
+#include <spmma_sm90a/kernels/bf16.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_tf32);
+#include <spmma_sm90a/kernels/tf32.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_f8);
+#include <spmma_sm90a/kernels/f8.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_i8);
+#include <spmma_sm90a/kernels/i8.inc>
+    }
+#undef SPMMA_SM90A_KERNEL
+    return t;
+}
+
+}  // namespace
+
+std::span<const KernelEntry> kernel_table() {
+    static const std::vector<KernelEntry> t = build_table();
+    return t;
+}
+
+std::span<const spmma_kernel_info> kernel_infos() {
+    static const std::vector<spmma_kernel_info> infos = [] {
+        std::vector<spmma_kernel_info> v;
+        for (const KernelEntry& e : kernel_table()) {
+            spmma_kernel_info k{};
+            k.struct_size = sizeof k;
+            k.name = e.name.c_str();
+            k.description = e.description.c_str();
+            v.push_back(k);
+        }
+        return v;
+    }();
+    return infos;
+}
+
+const KernelEntry* find_kernel_entry(const char* name) {
+    if (!name) return nullptr;
+    for (const KernelEntry& e : kernel_table())
+        if (e.name == name) return &e;
+    return nullptr;
+}
+
+}  // namespace spmma_sm90a

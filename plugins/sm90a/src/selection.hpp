@@ -1,0 +1,31 @@
+// Which problems the sm90a kernels take, which kernel runs a problem, and the heuristic that
+// picks one from the shape when the caller names none.
+#pragma once
+
+#include "kernel_table.hpp"
+
+#include <string>
+#include <vector>
+
+namespace spmma_sm90a {
+
+// Empty when some sm90a kernel can compute `p` (types, pattern, accumulator, output, sizes);
+// otherwise why not, starting with "unsupported: ".
+std::string problem_unsupported_reason(const spmma_problem& p);
+
+// Whether kernel `e` computes problems of p's types (a, b, accumulator, satfinite).
+bool kernel_matches(const KernelEntry& e, const spmma_problem& p);
+
+// The kernels that match p, in table order.
+std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);
+
+// The heuristic's choice among the matching kernels for a device with `sm_count` SMs (nullptr
+// when none match). NOTES: bigger tiles and clusters cut L2->SM traffic per flop (NOTES.md), so
+// take the largest tile that still fills the machine with at least one wave of tiles, and fall
+// back to smaller tiles for small m*n.
+const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count);
+
+// Raster band (in cluster tiles) for a configuration: about 2048 rows of A per band.
+int raster_group(const TileConfig& cfg, int64_t cluster_tiles_m);
+
+}  // namespace spmma_sm90a
