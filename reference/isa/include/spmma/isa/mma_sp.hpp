@@ -99,6 +99,15 @@ struct MmaSpResult {
 // The instruction.
 MmaSpResult mma_sp(const MmaSp& form, const MmaSpWarp& in);
 
+// Random inputs for checking the model against the hardware bit for bit: a valid selector and
+// valid metadata in the contributing lanes (increasing indices for ::ordered_metadata, either
+// order for plain mma.sp), random garbage in the metadata of lanes that do not contribute, in
+// registers the form does not read and in scale bytes the selectors do not pick; element values
+// chosen so that every partial sum is exact in the accumulator (any summation order gives the
+// model's d). tf32 values have their low 13 bits zero (as cvt.rna.tf32.f32 leaves them); s32 C
+// stays within +-2^30 so .satfinite never clamps. Deterministic for a seed on every platform.
+MmaSpWarp mma_sp_random_warp(const MmaSp& form, uint64_t seed);
+
 // ---- the logical meaning of the registers (for tests, packers' tests and the emulator) ----------
 
 // What the registers denote, decoded exactly to double (row-major throughout).
