@@ -38,6 +38,10 @@ Commands::Commands(CLI::App& app) : app_(app) {
     gemm_->add_option("--seed", g.seed, "Seed of the operand generator")->capture_default_str();
     gemm_->add_option("--scale-type", g.scale_type, "Block scales: ue8m0 or ue4m3 (none when absent)");
     gemm_->add_option("--scale-block", g.scale_block, "k elements per block scale: 16 or 32")->capture_default_str();
+    gemm_->add_option("--scale-gen", g.scale_gen, "Block scales: random (in --scale-min..--scale-max) or amax (from real-valued operands)")
+        ->capture_default_str();
+    gemm_->add_option("--scale-min", g.scale_min, "Smallest random block scale")->capture_default_str();
+    gemm_->add_option("--scale-max", g.scale_max, "Largest random block scale")->capture_default_str();
     add_common(gemm_, gemm_opts_, true);
 
     plugins_ = app.add_subcommand("plugins", "List every plugin found, its state, and why it cannot run here if it cannot");

@@ -73,3 +73,48 @@ TEST_CASE("beta == 0 leaves C out and unscaled problems have no scales", "[opera
     CHECK(o.view().c == nullptr);
     CHECK(o.scale_a.empty());
 }
+
+TEST_CASE("amax scales put each block's largest element at the top of the element type", "[operands]") {
+    Problem p;
+    p.m = 16;
+    p.n = 8;
+    p.k = 64;
+    p.a = p.b = DType::E4M3;
+    p.scale = DType::UE8M0;
+    p.scale_block = 32;
+    p.scale_gen = ScaleGen::Amax;
+    p.dist = Distribution::Normal;
+    apply_default_types(p, false, false, false);
+    REQUIRE_FALSE(validate(p));
+    const Operands o = generate_operands(p);
+    REQUIRE(o.scale_b.size() == static_cast<size_t>(p.n * 2));
+    for (int64_t j = 0; j < p.n; ++j)
+        for (int64_t blk = 0; blk < 2; ++blk) {
+            double mx = 0;
+            for (int64_t e = 0; e < 32; ++e) mx = std::max(mx, std::fabs(decode(DType::E4M3, load_code(DType::E4M3, o.b.data(), j * p.k + blk * 32 + e))));
+            // OCP MX: amax / scale lands in [2^8, 2^9) (e4m3's top binade), 448 at most.
+            CHECK(mx >= 256.0);
+            CHECK(mx <= 448.0);
+        }
+}
+
+TEST_CASE("random scales stay in the asked range", "[operands]") {
+    Problem p;
+    p.m = 32;
+    p.n = 8;
+    p.k = 64;
+    p.a = p.b = DType::E2M1;
+    p.scale = DType::UE4M3;
+    p.scale_block = 16;
+    p.scale_min = 0.5;
+    p.scale_max = 2.0;
+    apply_default_types(p, false, false, false);
+    REQUIRE_FALSE(validate(p));
+    const Operands o = generate_operands(p);
+    std::set<uint8_t> distinct(o.scale_a.begin(), o.scale_a.end());
+    CHECK(distinct.size() > 4);
+    for (uint8_t c : o.scale_a) {
+        CHECK(decode(DType::UE4M3, c) >= 0.5);
+        CHECK(decode(DType::UE4M3, c) <= 2.0);
+    }
+}

@@ -121,7 +121,32 @@ TEST_CASE("a TOML syntax error names file and line", "[workload][errors]") {
     CHECK(e.line == 4);
 }
 
+TEST_CASE("problems and sweeps run in the order the file gives them", "[workload]") {
+    const auto jobs = parse_workload(std::string(kHead) + "[[sweep]]\nm = [1, 2]\nn = 8\nk = 32\n[[problem]]\nm = 3\nn = 8\nk = 32\n"
+                                                           "[[sweep]]\nm = 4\nn = 8\nk = 32\n",
+                                     "w.toml");
+    REQUIRE(jobs.size() == 4);
+    for (int i = 0; i < 4; ++i) CHECK(jobs[i].problem.m == i + 1);
+}
+
+TEST_CASE("block-scale generation keys parse and are checked", "[workload]") {
+    const auto jobs = parse_workload(std::string(kHead) + "[[problem]]\nm = 8\nn = 8\nk = 64\ndtype = \"e4m3\"\nscale_type = \"ue8m0\"\n"
+                                                           "scale_block = 32\nscale_gen = \"random\"\nscale_min = 0.5\nscale_max = 4\n",
+                                     "w.toml");
+    REQUIRE(jobs.size() == 1);
+    CHECK(jobs[0].problem.scale_gen == ScaleGen::Random);
+    CHECK(jobs[0].problem.scale_max == 4);
+    const auto e = error_of(std::string(kHead) + "[[problem]]\nm = 8\nn = 8\nk = 64\ndtype = \"e4m3\"\nscale_type = \"ue8m0\"\n"
+                                                 "scale_block = 32\nscale_min = 4\nscale_max = 0.5\n");
+    CHECK(e.key == "scale_max");
+    CHECK(e.line == 10);
+    CHECK(error_of(std::string(kHead) + "[[problem]]\nm = 8\nn = 8\nk = 64\ndtype = \"e4m3\"\nscale_type = \"ue8m0\"\n"
+                                        "scale_block = 32\nscale_gen = \"max\"\n").key == "scale_gen");
+}
+
 TEST_CASE("the shipped workloads parse", "[workload]") {
-    CHECK(load_workload(SPMMA_SOURCE_DIR "/configs/quick.toml").size() >= 10);
+    const auto quick = load_workload(SPMMA_SOURCE_DIR "/configs/quick.toml");
+    CHECK(quick.size() >= 10);
+    CHECK(quick.front().problem.m == 96);
     CHECK(load_workload(SPMMA_SOURCE_DIR "/configs/llm-shapes.toml").size() == 6 * 4);
 }

@@ -61,6 +61,11 @@ std::vector<Job> jobs_from_spec(const GemmSpec& s) {
     if (!s.scale_type.empty()) {
         p.scale = dtype_or_throw(s.scale_type, "--scale-type");
         p.scale_block = s.scale_block;
+        const auto g = parse_scale_gen(s.scale_gen);
+        if (!g) throw std::invalid_argument(fmt::format("--scale-gen: unknown scale generation '{}' (random, amax)", s.scale_gen));
+        p.scale_gen = *g;
+        p.scale_min = s.scale_min;
+        p.scale_max = s.scale_max;
     }
     if (!s.acc.empty()) p.acc = dtype_or_throw(s.acc, "--acc");
     if (!s.out.empty()) p.d = dtype_or_throw(s.out, "--out");

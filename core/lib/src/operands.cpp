@@ -24,6 +24,7 @@ double unit(uint64_t b) { return static_cast<double>(b >> 11) * 0x1p-53; }  // [
 // Half-width of the uniform range for a float type: +-1 for wide types, wider for the 6/4-bit
 // ones so their few code points are all used.
 double float_range(DType t) {
+    if (info(t).cls != TypeClass::Float) return 1.0;
     switch (t) {
         case DType::E2M1: return 6.0;
         case DType::E2M3: return 4.0;
@@ -48,11 +49,6 @@ void fill(Distribution d, DType t, uint64_t seed, uint64_t stream, std::vector<u
 double draw(Distribution d, DType t, uint64_t seed, uint64_t stream, uint64_t index) {
     const TypeInfo& ti = info(t);
     const double u = unit(bits(seed, stream, index, 0));
-    if (ti.cls == TypeClass::Scale) {
-        // Scales: powers of two 2^-3..2^3 (ue8m0), or 0.5..4 (ue4m3), whatever the distribution.
-        if (t == DType::UE8M0) return std::ldexp(1.0, static_cast<int>(u * 7) - 3);
-        return 0.5 + u * 3.5;
-    }
     if (d == Distribution::Int) {
         // Small integers: exact in every operand type and in every accumulator.
         const int lo = ti.is_signed ? -3 : 0;
@@ -92,20 +88,79 @@ spmma_operands Operands::view() const {
     return o;
 }
 
+namespace {
+
+double random_scale(const Problem& p, uint64_t stream, uint64_t index) {
+    const double u = unit(bits(p.seed, stream, index, 0));
+    return std::exp2(std::log2(p.scale_min) + u * (std::log2(p.scale_max) - std::log2(p.scale_min)));
+}
+
+uint32_t amax_scale(const Problem& p, DType element, double amax) {
+    if (!(amax > 0)) return encode(p.scale, 1.0);
+    if (p.scale == DType::UE8M0) {
+        // OCP MX: the shared exponent puts amax in the element type's top binade.
+        const int emax = static_cast<int>(std::floor(std::log2(info(element).max_finite)));
+        return encode(DType::UE8M0, std::ldexp(1.0, static_cast<int>(std::floor(std::log2(amax))) - emax));
+    }
+    // NVFP4: amax maps to the element type's largest value; never a zero scale.
+    const uint32_t c = encode(p.scale, amax / info(element).max_finite);
+    return decode(p.scale, c) > 0 ? c : 1u;
+}
+
+// Scaled operands from real values: draw, prune A, take each block's amax (or a random scale),
+// quantize each element by its block's scale.
+void generate_scaled(const Problem& p, Operands& o) {
+    const int64_t blocks = p.k / p.scale_block;
+    const bool amax = p.scale_gen == ScaleGen::Amax;
+    // Real values (as f32) of A, pruned, and of B (column-major, so a column's k runs are contiguous).
+    std::vector<uint8_t> real_a, real_b;
+    fill(p.dist, DType::F32, p.seed, kStreamA, real_a, p.m * p.k);
+    prune_by_magnitude(DType::F32, p.pattern, real_a.data(), p.m, p.k);
+    fill(p.dist, DType::F32, p.seed, kStreamB, real_b, p.k * p.n);
+    auto quantize = [&](const std::vector<uint8_t>& real, int64_t rows, DType t, uint64_t stream, std::vector<uint8_t>& scales,
+                        std::vector<uint8_t>& out) {
+        scales.assign(static_cast<size_t>(rows * blocks), 0);
+        out.assign(storage_bytes(t, rows * p.k), 0);
+        // NOTES: blocks are 16 or 32 elements, so 4-bit elements of different rows never share a byte.
+#pragma omp parallel for schedule(static)
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t b = 0; b < blocks; ++b) {
+                const int64_t base = r * p.k + b * p.scale_block;
+                double mx = 0;
+                for (int64_t e = 0; e < p.scale_block; ++e) mx = std::max(mx, std::fabs(decode(DType::F32, load_code(DType::F32, real.data(), base + e))));
+                const uint32_t sc = amax ? amax_scale(p, t, mx) : encode(p.scale, random_scale(p, stream, static_cast<uint64_t>(r * blocks + b)));
+                scales[static_cast<size_t>(r * blocks + b)] = static_cast<uint8_t>(sc);
+                const double s = decode(p.scale, sc);
+                for (int64_t e = 0; e < p.scale_block; ++e) {
+                    const double x = decode(DType::F32, load_code(DType::F32, real.data(), base + e));
+                    // Random scales scale the drawn element values; amax scales quantize real values.
+                    const double v = amax ? x / s : x * float_range(t);
+                    store_code(t, out.data(), base + e, encode(t, v));
+                }
+            }
+    };
+    std::vector<uint8_t> dense_a;
+    quantize(real_a, p.m, p.a, kStreamScaleA, o.scale_a, dense_a);
+    // Quantization can only zero elements, so A still fits its pattern.
+    o.a = compress(p.a, p.pattern, dense_a.data(), p.m, p.k);
+    quantize(real_b, p.n, p.b, kStreamScaleB, o.scale_b, o.b);
+}
+
+}  // namespace
+
 Operands generate_operands(const Problem& p) {
     Operands o;
-    std::vector<uint8_t> dense;
-    fill(p.dist, p.a, p.seed, kStreamA, dense, p.m * p.k);
-    prune_by_magnitude(p.a, p.pattern, dense.data(), p.m, p.k);
-    o.a = compress(p.a, p.pattern, dense.data(), p.m, p.k);
-    dense = {};
-    fill(p.dist, p.b, p.seed, kStreamB, o.b, p.k * p.n);
-    if (p.beta != 0.0) fill(p.dist, p.c, p.seed, kStreamC, o.c, p.m * p.n);
     if (p.scale != DType::None) {
-        const int64_t blocks = p.k / p.scale_block;
-        fill(p.dist, p.scale, p.seed, kStreamScaleA, o.scale_a, p.m * blocks);
-        fill(p.dist, p.scale, p.seed, kStreamScaleB, o.scale_b, p.n * blocks);
+        generate_scaled(p, o);
+    } else {
+        std::vector<uint8_t> dense;
+        fill(p.dist, p.a, p.seed, kStreamA, dense, p.m * p.k);
+        prune_by_magnitude(p.a, p.pattern, dense.data(), p.m, p.k);
+        o.a = compress(p.a, p.pattern, dense.data(), p.m, p.k);
+        dense = {};
+        fill(p.dist, p.b, p.seed, kStreamB, o.b, p.k * p.n);
     }
+    if (p.beta != 0.0) fill(p.dist, p.c, p.seed, kStreamC, o.c, p.m * p.n);
     return o;
 }
 

@@ -33,6 +33,14 @@ std::optional<Distribution> parse_distribution(std::string_view s) {
     return std::nullopt;
 }
 
+const char* name(ScaleGen g) { return g == ScaleGen::Amax ? "amax" : "random"; }
+
+std::optional<ScaleGen> parse_scale_gen(std::string_view s) {
+    for (ScaleGen g : {ScaleGen::Random, ScaleGen::Amax})
+        if (s == name(g)) return g;
+    return std::nullopt;
+}
+
 spmma_problem Problem::to_abi() const {
     spmma_problem p{};
     p.struct_size = sizeof p;
@@ -56,7 +64,7 @@ spmma_problem Problem::to_abi() const {
 std::string Problem::label() const {
     std::string s = fmt::format("{}x{}x{} {}*{}+{}->{} {}", m, n, k, name(a), name(b), name(acc), name(d), name(pattern));
     if (saturate) s += " sat";
-    if (scale != DType::None) s += fmt::format(" {}/{}", name(scale), scale_block);
+    if (scale != DType::None) s += fmt::format(" {}/{}{}", name(scale), scale_block, scale_gen == ScaleGen::Amax ? " amax" : "");
     return s;
 }
 
@@ -130,6 +138,12 @@ std::optional<Invalid> validate(const Problem& p) {
         if (p.scale == DType::UE4M3 && (p.a != DType::E2M1 || p.b != DType::E2M1)) return I{"scale_type", "ue4m3 scales are for e2m1 A and B (nvf4) only"};
         if (p.acc != DType::F32) return I{"acc", "block-scaled problems accumulate in f32"};
         if (p.k % p.scale_block != 0) return I{"k", fmt::format("k must be a multiple of the scale block {} (k = {})", p.scale_block, p.k)};
+        if (p.scale_gen == ScaleGen::Random) {
+            const double lo = p.scale == DType::UE8M0 ? 0x1p-127 : 0x1p-9, hi = info(p.scale).max_finite;
+            if (!(p.scale_min > 0) || p.scale_min < lo) return I{"scale_min", fmt::format("{} scales start at {}, not {}", name(p.scale), lo, p.scale_min)};
+            if (!(p.scale_max >= p.scale_min) || p.scale_max > hi)
+                return I{"scale_max", fmt::format("the scale range must be {}..{} and increasing (got {}..{})", lo, hi, p.scale_min, p.scale_max)};
+        }
     } else if (p.pattern == Pattern::P4_8 && p.a == DType::E2M1) {
         return I{"scale_type", "pairwise 4:8 e2m1 (kind::mxf4) is block-scaled: give a scale type"};
     }

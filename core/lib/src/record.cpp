@@ -55,6 +55,8 @@ nlohmann::json problem_json(const Job& j) {
     if (p.scale != DType::None) {
         o["scale_type"] = name(p.scale);
         o["scale_block"] = p.scale_block;
+        o["scale_gen"] = name(p.scale_gen);
+        if (p.scale_gen == ScaleGen::Random) o["scale_range"] = {p.scale_min, p.scale_max};
     }
     return o;
 }
@@ -157,7 +159,10 @@ std::string reproduce_command(const Job& j, const std::string& plugin, const std
     std::string c = fmt::format("spmma gemm --m {} --n {} --k {} --a-type {} --b-type {} --acc {} --out {} --pattern {}", p.m, p.n,
                                 p.k, name(p.a), name(p.b), name(p.acc), name(p.d), name(p.pattern));
     if (p.saturate) c += " --satfinite";
-    if (p.scale != DType::None) c += fmt::format(" --scale-type {} --scale-block {}", name(p.scale), p.scale_block);
+    if (p.scale != DType::None) {
+        c += fmt::format(" --scale-type {} --scale-block {} --scale-gen {}", name(p.scale), p.scale_block, name(p.scale_gen));
+        if (p.scale_gen == ScaleGen::Random) c += fmt::format(" --scale-min {} --scale-max {}", p.scale_min, p.scale_max);
+    }
     c += fmt::format(" --alpha {} --beta {} --dist {} --seed {} --warmup {} --iterations {} --verify {}", p.alpha, p.beta, name(p.dist),
                      p.seed, j.warmup, j.iterations, reference::to_string(j.verify));
     if (!plugin_dir.empty()) c += " --plugin-dir " + shell_quote(plugin_dir);

@@ -48,7 +48,7 @@ void TableSink::record(const Record& r) {
     if (isatty(fileno(out_))) fmt::print(out_, "\r\033[K");  // over a progress line
     const std::string label = r.job.problem.label() + (r.dense ? " dense" : "");
     const std::string ms = r.timing ? fmt::format("{:.4f}", r.timing->median_ms) : "-";
-    const std::string tf = r.timing ? fmt::format("{:.1f}", r.timing->tflops) : "-";
+    const std::string tf = !r.timing ? "-" : r.timing->tflops < 10 ? fmt::format("{:.4f}", r.timing->tflops) : fmt::format("{:.1f}", r.timing->tflops);
     std::string speed;
     if (show_baseline_) speed = r.baseline ? fmt::format(" {:>7.2f}x", r.baseline->speedup) : fmt::format(" {:>8}", "-");
     fmt::print(out_, "{:<44} {:<10} {:<40} {:>10} {:>9}{} {}\n", label, r.plugin, r.kernel, ms, tf, speed, verdict_cell(r));

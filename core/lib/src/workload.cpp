@@ -20,7 +20,7 @@ WorkloadError::WorkloadError(std::string f, int64_t l, std::string k, const std:
 const std::vector<std::string>& workload_keys() {
     static const std::vector<std::string> keys = {
         "name", "m", "n", "k", "dtype", "a_type", "b_type", "acc", "out", "pattern", "satfinite", "alpha", "beta",
-        "scale_type", "scale_block", "dist", "seed", "warmup", "iterations", "verify", "plugins", "kernels"};
+        "scale_type", "scale_block", "scale_gen", "scale_min", "scale_max", "dist", "seed", "warmup", "iterations", "verify", "plugins", "kernels"};
     return keys;
 }
 
@@ -68,21 +68,22 @@ public:
             defaults_ = d->as_table();
             check_keys(*defaults_, "defaults");
         }
-        std::vector<Job> jobs;
-        int entries = 0;
+        // [[problem]] and [[sweep]] entries in the order the file has them.
+        std::vector<std::pair<const toml::table*, bool>> entries;
         for (const char* kind : {"problem", "sweep"}) {
             const toml::node* arr = root.get(kind);
             if (!arr) continue;
             if (!arr->is_array_of_tables())
                 error(*arr, kind, fmt::format("must be an array of tables ([[{}]])", kind));
             for (const toml::node& entry : *arr->as_array()) {
-                const toml::table& t = *entry.as_table();
-                check_keys(t, kind);
-                expand(t, std::string(kind) == "sweep", jobs);
-                ++entries;
+                check_keys(*entry.as_table(), kind);
+                entries.emplace_back(entry.as_table(), std::string(kind) == "sweep");
             }
         }
-        if (entries == 0) throw WorkloadError(file_, 1, "", "no [[problem]] or [[sweep]] in the file");
+        if (entries.empty()) throw WorkloadError(file_, 1, "", "no [[problem]] or [[sweep]] in the file");
+        std::stable_sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return line_of(*a.first) < line_of(*b.first); });
+        std::vector<Job> jobs;
+        for (const auto& [table, sweep] : entries) expand(*table, sweep, jobs);
         return jobs;
     }
 
@@ -197,6 +198,11 @@ private:
             if (!d) error(v, "dist", fmt::format("unknown distribution '{}' (int, uniform, normal)", s));
             return [d = *d](Draft& x) { x.job.problem.dist = d; };
         });
+        string_dim("scale_gen", [&](const toml::node& v, const std::string& s) -> Setter {
+            const auto g = parse_scale_gen(s);
+            if (!g) error(v, "scale_gen", fmt::format("unknown scale generation '{}' (random, amax)", s));
+            return [g = *g](Draft& x) { x.job.problem.scale_gen = g; };
+        });
         string_dim("verify", [&](const toml::node& v, const std::string& s) -> Setter {
             reference::VerifyMode m;
             if (!reference::parse_verify_mode(s, m)) error(v, "verify", fmt::format("unknown mode '{}' (full, sampled, auto, none)", s));
@@ -224,6 +230,8 @@ private:
         number_dim("warmup", true, 0, [](Draft& x, double v) { x.job.warmup = static_cast<int>(v); });
         number_dim("iterations", true, 1, [](Draft& x, double v) { x.job.iterations = static_cast<int>(v); });
         number_dim("scale_block", true, 1, [](Draft& x, double v) { x.job.problem.scale_block = static_cast<int>(v); });
+        number_dim("scale_min", false, kAny, [](Draft& x, double v) { x.job.problem.scale_min = v; });
+        number_dim("scale_max", false, kAny, [](Draft& x, double v) { x.job.problem.scale_max = v; });
 
         if (const toml::node* n = lookup(t, "satfinite")) {
             std::vector<Setter> d;

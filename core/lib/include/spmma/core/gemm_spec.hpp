@@ -12,7 +12,8 @@ namespace spmma {
 struct GemmSpec {
     std::string m, n, k;             // size lists: "4096", "1000,2000", "1024:8192:*2"
     std::vector<std::string> dtypes; // A and B type each
-    std::string a_type, b_type, acc, out, pattern, dist = "uniform", verify = "auto", scale_type;
+    std::string a_type, b_type, acc, out, pattern, dist = "uniform", verify = "auto", scale_type, scale_gen = "random";
+    double scale_min = 0.125, scale_max = 8.0;
     bool satfinite = false;
     double alpha = 1.0, beta = 0.0;
     uint64_t seed = 42;

@@ -26,6 +26,13 @@ enum class Distribution { Int, Uniform, Normal };
 const char* name(Distribution d);
 std::optional<Distribution> parse_distribution(std::string_view s);
 
+// How block scales are made: drawn at random in [scale_min, scale_max] (log-uniform), or from
+// real-valued operands by the amax rule (OCP MX: 2^(floor(log2 amax) - emax of the element
+// type) for ue8m0; NVFP4: amax / 6 rounded to ue4m3), the elements then quantized by their scale.
+enum class ScaleGen { Random, Amax };
+const char* name(ScaleGen g);
+std::optional<ScaleGen> parse_scale_gen(std::string_view s);
+
 struct Problem {
     int64_t m = 0, n = 0, k = 0;
     DType a = DType::F16, b = DType::F16;
@@ -35,6 +42,8 @@ struct Problem {
     bool saturate = false;
     DType scale = DType::None;            // UE8M0 / UE4M3 when block-scaled
     int scale_block = 0;                  // k elements per scale
+    ScaleGen scale_gen = ScaleGen::Random;
+    double scale_min = 0.125, scale_max = 8.0; // range of random scales
     double alpha = 1.0, beta = 0.0;
     Distribution dist = Distribution::Uniform;
     uint64_t seed = 42;
@@ -50,7 +59,7 @@ struct Problem {
 void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_given);
 
 // Why a problem is impossible: the key at fault (m, n, k, a_type, b_type, acc, out, pattern,
-// satfinite, alpha, beta, scale_type, scale_block) and the reason.
+// satfinite, alpha, beta, scale_type, scale_block, scale_min, scale_max) and the reason.
 struct Invalid {
     std::string key;
     std::string message;
