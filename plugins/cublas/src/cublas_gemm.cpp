@@ -1,0 +1,209 @@
+#include "cublas_gemm.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace spmma_cublas {
+namespace {
+
+using spmma_plugin::fail;
+namespace cuda = spmma_plugin::cuda;
+
+void* dptr(const cuda::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.get())); }
+
+// The f16 bits of v, which exact_in_f16 has accepted (so no rounding happens here).
+uint16_t f16_bits(double v) {
+    const uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+    const double a = std::fabs(v);
+    if (a == 0) return sign;
+    int exp = 0;
+    std::frexp(a, &exp);
+    const int e = exp - 1;
+    if (e < -14) return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::ldexp(a, 24)));  // subnormal
+    const auto mantissa = static_cast<uint16_t>(std::ldexp(a, 10 - e) - 1024.0);
+    return static_cast<uint16_t>(sign | ((e + 15) << 10) | mantissa);
+}
+
+// alpha or beta in the matmul's scale type.
+void store_scale(cudaDataType scale, double v, unsigned char* out) {
+    switch (scale) {
+        case CUDA_R_16F: {
+            const uint16_t h = f16_bits(v);
+            std::memcpy(out, &h, sizeof h);
+            break;
+        }
+        case CUDA_R_32I: {
+            const auto i = static_cast<int32_t>(v);
+            std::memcpy(out, &i, sizeof i);
+            break;
+        }
+        default: {
+            const auto f = static_cast<float>(v);
+            std::memcpy(out, &f, sizeof f);
+            break;
+        }
+    }
+}
+
+template <class T>
+void set_desc(const CublasLt& lt, cublasLtMatmulDesc_t op, cublasLtMatmulDescAttributes_t attr, const T& value) {
+    CUBLAS_CHECK(lt.cublasLtMatmulDescSetAttribute(op, attr, &value, sizeof value));
+}
+
+}  // namespace
+
+CublasGemm::CublasGemm(int device, const spmma_problem& problem, const LtSetup& setup)
+    : CudaGemm(device, problem),
+      lt_(require_cublaslt()),
+      setup_(setup),
+      pad_(spmma_baseline::pad_sizes(problem, kPadMultiple, kPadMultiple, kPadMultiple)),
+      a_bytes_(spmma_baseline::element_bytes(problem.a_type)),
+      b_bytes_(spmma_baseline::element_bytes(problem.b_type)),
+      d_bytes_(spmma_baseline::element_bytes(problem.d_type)) {
+    try {
+        CUBLAS_CHECK(lt_.cublasLtCreate(&handle_));
+        if (setup_.fp8) {
+            const float one = 1.0f;
+            one_ = cuda::DeviceBuffer(sizeof one);
+            one_.upload(&one, sizeof one);
+        }
+        describe();
+        choose_algo();
+        workspace_ = cuda::DeviceBuffer(algo_workspace_);
+        store_scale(setup_.scale, problem.alpha, alpha_);
+        store_scale(setup_.scale, problem.beta, beta_);
+    } catch (...) {
+        release();  // the destructor does not run for a constructor that throws
+        throw;
+    }
+}
+
+CublasGemm::~CublasGemm() { release(); }
+
+void CublasGemm::release() noexcept {
+    if (lt_cd_) lt_.cublasLtMatrixLayoutDestroy(lt_cd_);
+    if (lt_b_) lt_.cublasLtMatrixLayoutDestroy(lt_b_);
+    if (lt_a_) lt_.cublasLtMatrixLayoutDestroy(lt_a_);
+    if (op_) lt_.cublasLtMatmulDescDestroy(op_);
+    if (handle_) lt_.cublasLtDestroy(handle_);
+    lt_cd_ = lt_b_ = lt_a_ = nullptr;
+    op_ = nullptr;
+    handle_ = nullptr;
+}
+
+void CublasGemm::describe() {
+    CUBLAS_CHECK(lt_.cublasLtMatmulDescCreate(&op_, setup_.compute, setup_.scale));
+    // NOTES: cuBLASLt is column-major. D row-major m x n is D^T column-major n x m, and
+    // D^T = B^T A^T: cuBLASLt's A is our B (column-major k x n, transposed), its B is our A
+    // (row-major m x k = column-major k x m, not transposed). That is the "TN" form.
+    set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_TRANSA, CUBLAS_OP_T);
+    set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_TRANSB, CUBLAS_OP_N);
+    if (setup_.fp8) {
+        const void* one = dptr(one_);
+        set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, one);
+        set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, one);
+    }
+    const auto k = static_cast<uint64_t>(pad_.k), n = static_cast<uint64_t>(pad_.n), m = static_cast<uint64_t>(pad_.m);
+    CUBLAS_CHECK(lt_.cublasLtMatrixLayoutCreate(&lt_a_, setup_.b, k, n, pad_.k));
+    CUBLAS_CHECK(lt_.cublasLtMatrixLayoutCreate(&lt_b_, setup_.a, k, m, pad_.k));
+    CUBLAS_CHECK(lt_.cublasLtMatrixLayoutCreate(&lt_cd_, setup_.cd, n, m, pad_.n));
+}
+
+void CublasGemm::choose_algo() {
+    cublasLtMatmulPreference_t pref = nullptr;
+    CUBLAS_CHECK(lt_.cublasLtMatmulPreferenceCreate(&pref));
+    struct Guard {
+        const CublasLt& lt;
+        cublasLtMatmulPreference_t p;
+        ~Guard() { lt.cublasLtMatmulPreferenceDestroy(p); }
+    } guard{lt_, pref};
+    const uint64_t max_ws = kWorkspaceBytes;
+    CUBLAS_CHECK(lt_.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &max_ws, sizeof max_ws));
+    cublasLtMatmulHeuristicResult_t result{};
+    int returned = 0;
+    CUBLAS_CHECK(lt_.cublasLtMatmulAlgoGetHeuristic(handle_, op_, lt_a_, lt_b_, lt_cd_, lt_cd_, pref, 1, &result, &returned));
+    if (returned == 0)
+        spmma_plugin::unsupported(std::string("unsupported: cuBLASLt has no algorithm for ") + setup_.family->name + " at " +
+                                  std::to_string(pad_.m) + "x" + std::to_string(pad_.n) + "x" + std::to_string(pad_.k));
+    algo_ = result.algo;
+    algo_workspace_ = result.workspaceSize;
+    int id = -1;
+    size_t written = 0;
+    CUBLAS_CHECK(lt_.cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &written));
+    algo_id_ = id;
+}
+
+std::string CublasGemm::kernel_name() const {
+    return std::string(setup_.family->name) + "_algo" + std::to_string(algo_id_) + (pad_.padded(problem_) ? "_padded" : "");
+}
+
+void CublasGemm::upload(const spmma_operands& ops) {
+    const spmma_problem& p = problem_;
+    context_.make_current();
+    std::vector<uint8_t> dense_a;
+    try {
+        dense_a = spmma_baseline::expand_a(p, ops.a_values, ops.a_values_bytes, ops.a_indices, ops.a_indices_bytes, pad_.m, pad_.k);
+    } catch (const std::invalid_argument& e) {
+        fail(SPMMA_INVALID_ARGUMENT, e.what());
+    }
+    const size_t b_expected = static_cast<size_t>(p.k * p.n * b_bytes_);
+    if (!ops.b || ops.b_bytes != b_expected)
+        fail(SPMMA_INVALID_ARGUMENT, "B has " + std::to_string(ops.b_bytes) + " bytes, expected " + std::to_string(b_expected));
+    read_c_ = p.beta != 0.0;
+    const size_t c_expected = static_cast<size_t>(p.m * p.n * d_bytes_);
+    if (read_c_ && (!ops.c || ops.c_bytes != c_expected))
+        fail(SPMMA_INVALID_ARGUMENT, "C has " + std::to_string(ops.c_bytes) + " bytes, expected " + std::to_string(c_expected) + " (beta is not 0)");
+
+    a_ = cuda::DeviceBuffer(dense_a.size());
+    a_.upload(dense_a.data(), dense_a.size());
+    dense_a = {};
+    // B column-major k x n is row-major n x k: pad its rows to k_p and add zero columns.
+    b_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.n * pad_.k * b_bytes_));
+    if (pad_.n == p.n && pad_.k == p.k) {
+        b_.upload(ops.b, b_expected);
+    } else {
+        const auto padded = spmma_baseline::pad_matrix(ops.b, b_bytes_, p.n, p.k, pad_.n, pad_.k);
+        b_.upload(padded.data(), padded.size());
+    }
+    const size_t d_padded = static_cast<size_t>(pad_.m * pad_.n * d_bytes_);
+    d_ = cuda::DeviceBuffer(d_padded);
+    d_.fill(0);
+    c_ = cuda::DeviceBuffer();
+    if (read_c_) {
+        c_ = cuda::DeviceBuffer(d_padded);
+        if (pad_.m == p.m && pad_.n == p.n) {
+            c_.upload(ops.c, c_expected);
+        } else {
+            const auto padded = spmma_baseline::pad_matrix(ops.c, d_bytes_, p.m, p.n, pad_.m, pad_.n);
+            c_.upload(padded.data(), padded.size());
+        }
+    }
+    uploaded_ = true;
+}
+
+void CublasGemm::launch(CUstream stream) {
+    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
+    // beta == 0: C is not read; cuBLASLt still wants a pointer, D's (C and D share a layout).
+    const void* c = read_c_ ? dptr(c_) : dptr(d_);
+    CUBLAS_CHECK(lt_.cublasLtMatmul(handle_, op_, alpha_, dptr(b_), lt_a_, dptr(a_), lt_b_, beta_, c, lt_cd_, dptr(d_), lt_cd_,
+                                    &algo_, algo_workspace_ ? dptr(workspace_) : nullptr, algo_workspace_, stream));
+}
+
+void CublasGemm::download(void* d, size_t bytes) {
+    const spmma_problem& p = problem_;
+    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "download before upload");
+    const size_t expected = static_cast<size_t>(p.m * p.n * d_bytes_);
+    if (bytes != expected) fail(SPMMA_INVALID_ARGUMENT, "D buffer has " + std::to_string(bytes) + " bytes, expected " + std::to_string(expected));
+    context_.make_current();
+    stream_.synchronize();
+    if (pad_.m == p.m && pad_.n == p.n) {
+        d_.download(d, bytes);
+        return;
+    }
+    std::vector<uint8_t> padded(d_.size());
+    d_.download(padded.data(), padded.size());
+    spmma_baseline::crop_matrix(padded.data(), d_bytes_, pad_.m, pad_.n, d, p.m, p.n);
+}
+
+}  // namespace spmma_cublas

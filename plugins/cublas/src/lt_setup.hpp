@@ -1,0 +1,41 @@
+// What cuBLASLt is asked to do for one spmma problem: data, compute and scale types, the kernel
+// family it belongs to, the oldest GPU that runs it; or why cuBLASLt cannot do the problem.
+#pragma once
+
+#include <spmma/plugin.h>
+
+#include <cublasLt.h>
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace spmma_cublas {
+
+// One entry of the plugin's kernel list: a type family (cuBLASLt picks the kernel inside it).
+struct Family {
+    const char* name;         // "cublaslt_f16f16_f32acc"
+    const char* description;  // one line
+    int min_sm;               // 75, 80 or 89 (major * 10 + minor)
+};
+
+std::span<const Family> families();
+// The family's spmma_kernel_info list (same order as families()).
+std::span<const spmma_kernel_info> kernel_infos();
+
+struct LtSetup {
+    const Family* family = nullptr;
+    cudaDataType a = CUDA_R_16F, b = CUDA_R_16F, cd = CUDA_R_16F;  // C and D share D's type
+    cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+    cudaDataType scale = CUDA_R_32F;  // type of alpha and beta
+    bool fp8 = false;                 // A/B scale pointers (1.0) are set
+};
+
+// The setup for p, or nullopt with the precise reason in `why`.
+std::optional<LtSetup> lt_setup(const spmma_problem& p, std::string& why);
+
+// cuBLASLt's f16 scale type holds alpha/beta exactly (f16-accumulation GEMMs): true if v is an
+// f16 value.
+bool exact_in_f16(double v);
+
+}  // namespace spmma_cublas

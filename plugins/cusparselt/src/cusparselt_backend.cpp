@@ -1,0 +1,85 @@
+// The cusparselt plugin: NVIDIA's own 2:4 (1:2 for tf32) sparse GEMM library, cuSPARSELt, run
+// and verified like any spmma plugin: the vendor's figure that every sparse plugin is measured
+// against. Entry point and Backend.
+#include "cusparselt_api.hpp"
+#include "cusparselt_gemm.hpp"
+#include "sp_setup.hpp"
+
+#include <spmma_plugin/cuda_gemm.hpp>
+
+#include <cstring>
+
+#ifndef SPMMA_VERSION
+#define SPMMA_VERSION "0.0.0"
+#endif
+
+namespace spmma_cusparselt {
+namespace {
+
+using namespace spmma_plugin;
+
+class CusparseLtBackend final : public cuda::CudaBackend {
+public:
+    spmma_plugin_info info() const override {
+        static const std::string version = [] {
+            const auto& lib = cusparselt_library();
+            return std::string(SPMMA_VERSION) + (lib.fns ? "+cusparseLt." + lib.version : "");
+        }();
+        static const std::string description = [] {
+            const auto& lib = cusparselt_library();
+            const std::string where = lib.fns ? "cuSPARSELt " + lib.version + " from " + lib.path : "cuSPARSELt (not usable here)";
+            return "NVIDIA's 2:4 sparse GEMM, " + where + ": prune check, compress and search by the library; sizes zero-padded to multiples of 32";
+        }();
+        spmma_plugin_info i{};
+        i.struct_size = sizeof i;
+        i.flags = 0;
+        i.name = "cusparselt";
+        i.vendor = "spmma (NVIDIA cuSPARSELt)";
+        i.version = version.c_str();
+        i.target = "sm_80+";
+        i.description = description.c_str();
+        return i;
+    }
+
+    std::string runs_on(const cuda::DeviceProperties& p) const override {
+        const auto& lib = cusparselt_library();
+        if (!lib.fns) return lib.why_not;
+        if (p.major * 10 + p.minor < 80) return "needs sm_80 or newer (sparse tensor cores), device is " + p.arch();
+        return {};
+    }
+
+    std::span<const spmma_kernel_info> kernels() const override { return kernel_infos(); }
+
+    void check_supported(int device, const spmma_problem& p, const char* kernel) const override { setup_for(device, p, kernel); }
+
+    std::unique_ptr<Gemm> create(int device, const spmma_problem& p, const char* kernel) override {
+        return std::make_unique<CusparseLtGemm>(device, p, setup_for(device, p, kernel));
+    }
+
+private:
+    // Types first (the same reason with or without a GPU), then the device: the library, the
+    // architecture the type family needs.
+    SpSetup setup_for(int device, const spmma_problem& p, const char* kernel) const {
+        std::string why;
+        const auto s = sp_setup(p, why);
+        if (!s) unsupported(why);
+        if (kernel && std::strcmp(kernel, s->family->name) != 0)
+            unsupported(std::string("unsupported: ") + kernel + " does not run this problem's types; " + s->family->name + " does");
+        const cuda::DeviceProperties props = require_device(device);
+        const int sm = props.major * 10 + props.minor;
+        if (sm < s->family->min_sm)
+            unsupported(std::string("unsupported: ") + s->family->name + " needs sm_" + std::to_string(s->family->min_sm) +
+                        " or newer, device is " + props.arch());
+        return *s;
+    }
+};
+
+CusparseLtBackend& backend() {
+    static CusparseLtBackend b;
+    return b;
+}
+
+}  // namespace
+}  // namespace spmma_cusparselt
+
+SPMMA_DEFINE_PLUGIN(spmma_cusparselt::backend)

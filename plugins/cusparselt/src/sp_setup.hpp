@@ -1,0 +1,40 @@
+// What cuSPARSELt is asked to do for one spmma problem: data and compute types, the kernel
+// family it belongs to, the oldest GPU that runs it; or why cuSPARSELt cannot do the problem.
+#pragma once
+
+#include <spmma/plugin.h>
+
+#include <cusparseLt.h>
+
+#include <optional>
+#include <span>
+#include <string>
+
+namespace spmma_cusparselt {
+
+// One entry of the plugin's kernel list: a type family (cuSPARSELt's search picks the
+// algorithm inside it).
+struct Family {
+    const char* name;         // "cusparselt_f16f16_f32acc"
+    const char* description;  // one line
+    int min_sm;               // 80 or 89 (major * 10 + minor)
+};
+
+std::span<const Family> families();
+std::span<const spmma_kernel_info> kernel_infos();
+
+struct SpSetup {
+    const Family* family = nullptr;
+    cudaDataType ab = CUDA_R_16F;  // A and B (cuSPARSELt takes one type for both)
+    cudaDataType cd = CUDA_R_16F;  // C and D share D's type
+    cusparseComputeType compute = CUSPARSE_COMPUTE_32F;
+};
+
+// The setup for p, or nullopt with the precise reason in `why`.
+std::optional<SpSetup> sp_setup(const spmma_problem& p, std::string& why);
+
+// The pattern cuSPARSELt's "50 percent" sparsity means for an operand type: 1:2 for 32-bit
+// (tf32), 2:4 for 16- and 8-bit types.
+spmma_pattern native_pattern(spmma_dtype t);
+
+}  // namespace spmma_cusparselt
