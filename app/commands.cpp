@@ -1,5 +1,6 @@
 #include "commands.hpp"
 
+#include <spmma/core/compare.hpp>
 #include <spmma/core/inventory.hpp>
 #include <spmma/core/report.hpp>
 #include <spmma/core/runner.hpp>
@@ -51,6 +52,11 @@ Commands::Commands(CLI::App& app) : app_(app) {
 
     devices_ = app.add_subcommand("devices", "List the devices the plugins see");
     add_common(devices_, devices_opts_, false);
+
+    compare_ = app.add_subcommand("compare", "Compare two record files (--json output): exit 1 on a regression");
+    compare_->add_option("old", compare_old_, "Records of the reference run")->required()->check(CLI::ExistingFile);
+    compare_->add_option("new", compare_new_, "Records of the run under test")->required()->check(CLI::ExistingFile);
+    compare_->add_option("--max-slowdown", max_slowdown_, "Allowed slowdown of a matched record, in percent")->capture_default_str();
 }
 
 void Commands::add_common(CLI::App* cmd, Common& c, bool run_options) {
@@ -99,6 +105,7 @@ int Commands::execute() {
         return run_jobs_command(jobs, gemm_opts_);
     }
     if (plugins_->parsed()) return plugins_command();
+    if (compare_->parsed()) return compare_command();
     return devices_command();
 }
 
@@ -163,6 +170,18 @@ int Commands::plugins_command() {
     else
         std::cout << describe_plugins(plugins, dirs, plugins_opts_.device, verbose_);
     return plugins.empty() ? 3 : 0;
+}
+
+int Commands::compare_command() {
+    try {
+        const CompareResult r = compare_records(compare_old_, compare_new_, max_slowdown_ / 100.0);
+        std::cout << format_compare(r, max_slowdown_ / 100.0);
+        if (r.rows.empty()) return 3;
+        return r.regressions ? 1 : 0;
+    } catch (const std::runtime_error& e) {
+        fmt::print(stderr, "spmma compare: {}\n", e.what());
+        return kExitUsage;
+    }
 }
 
 int Commands::devices_command() {

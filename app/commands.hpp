@@ -30,12 +30,16 @@ private:
     int run_jobs_command(const std::vector<Job>& jobs, const Common& c);
     int plugins_command();
     int devices_command();
+    int compare_command();
 
     CLI::App& app_;
     CLI::App* run_ = nullptr;
     CLI::App* gemm_ = nullptr;
     CLI::App* plugins_ = nullptr;
     CLI::App* devices_ = nullptr;
+    CLI::App* compare_ = nullptr;
+    std::string compare_old_, compare_new_;
+    double max_slowdown_ = 5.0;
     Common run_opts_, gemm_opts_, plugins_opts_, devices_opts_;
     std::string workload_;
     GemmSpec gemm_spec_;

@@ -125,3 +125,20 @@ TEST_CASE("--version names the ABI", "[cli]") {
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("plugin ABI 1.0"));
 }
+
+TEST_CASE("spmma compare passes a rerun and fails a verification regression", "[cli][compare]") {
+    const std::string a = temp_path("cmp_a.jsonl"), b = temp_path("cmp_b.jsonl");
+    REQUIRE(spmma_cli("gemm --m 32 --n 16 --k 64 --dtype f16,s8 --json " + a + " " + kCpu).code == 0);
+    CHECK(spmma_cli("compare " + a + " " + a).code == 0);
+    // The same records with one turned into a failure.
+    std::string text = read_file(a);
+    const std::string verified = "\"status\":\"verified\"";
+    const auto pos = text.find(verified);
+    REQUIRE(pos != std::string::npos);
+    text.replace(pos, verified.size(), "\"status\":\"failed\"");
+    std::ofstream(b) << text;
+    const auto r = spmma_cli("compare " + a + " " + b);
+    CHECK(r.code == 1);
+    CHECK_THAT(r.out, Catch::Contains("REGRESSION: was verified, now failed"));
+    CHECK(spmma_cli("compare " + a + " " + write_file("junk.jsonl", "not json\n")).code == 2);
+}
