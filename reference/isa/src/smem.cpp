@@ -176,27 +176,22 @@ UmmaDescriptor UmmaDescriptor::decode(uint64_t desc, std::vector<std::string>* p
 
 // ---- canonical layouts ---------------------------------------------------------------------------
 
-OperandLayout OperandLayout::from(const WgmmaDescriptor& d, Major major, int elem_bits) {
-    return {d.start_address, d.leading_byte_offset, d.stride_byte_offset, d.base_offset, d.swizzle, major, elem_bits};
+OperandLayout OperandLayout::from(const WgmmaDescriptor& d, Major major, int elem_bits, bool padded16) {
+    return {d.start_address, d.leading_byte_offset, d.stride_byte_offset, d.base_offset, d.swizzle, major, elem_bits, padded16};
 }
 
-OperandLayout OperandLayout::from(const UmmaDescriptor& d, Major major, int elem_bits) {
-    return {d.start_address, d.leading_byte_offset, d.stride_byte_offset, d.base_offset, d.swizzle, major, elem_bits};
+OperandLayout OperandLayout::from(const UmmaDescriptor& d, Major major, int elem_bits, bool padded16) {
+    return {d.start_address, d.leading_byte_offset, d.stride_byte_offset, d.base_offset, d.swizzle, major, elem_bits, padded16};
 }
 
-// NOTES: the formulas are the canonical layouts of PTX 9.7.15.5.1.2 (swizzle atoms of 8 rows x
-// R bytes, Table "Various combinations of swizzling mode, leading dimension and swizzle-atom
-// layout") with the stride definitions of the "Leading/Stride dimension byte offset" tables:
-//   K-major:  SBO = 8-row group to the next 8-row group; LBO = (no swizzle) one 16-byte column
-//             of the 8x2 core-matrix tile to the next, (swizzled) unused: K chunks are adjacent.
-//   MN-major: LBO = (no swizzle) 8 K rows to the next 8, (swizzled) one R-byte run of MN to
-//             the next; SBO = (no swizzle) one 16-byte MN chunk to the next, (swizzled) 8 K rows
-//             to the next 8.
-uint32_t element_address(const OperandLayout& l, int mn, int k, int* nibble) {
+// NOTES: the formulas are the canonical layouts of PTX 9.7.15.5.1.2.1.3 in CuTe notation,
+//   K-major:  ((8,m),(T,2k)):((1T,SBO),(1,LBO))  no swizzle;  ((8,m),(T,2k)):((WT,SBO),(1,T))  swizzled
+//   MN-major: ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)); ((T,W,m),(8,k)):((1,T,LBO),(WT,SBO))
+// (in elements; W = R/16), followed by Swizzle<log2 W, 4, 3> on the byte address.
+uint64_t element_bit_address(const OperandLayout& l, int mn, int k) {
     if (l.swizzle == Swizzle::B128_Atom32)
         throw std::invalid_argument("element_address: the 128B swizzle with 32B atomicity is not modelled");
-    const int bits = l.elem_bits;
-    const int t = 128 / bits;  // elements per 16-byte chunk
+    const int t = l.per_chunk();
     const uint32_t row_bytes = static_cast<uint32_t>(swizzle_row_bytes(l.swizzle));
     const uint32_t w = row_bytes / 16;  // chunks per swizzle row
     uint32_t off;
@@ -213,27 +208,35 @@ uint32_t element_address(const OperandLayout& l, int mn, int k, int* nibble) {
         else off = (mc % w) * 16 + kr * row_bytes + (mc / w) * l.leading_byte_offset + kg * l.stride_byte_offset;
     }
     const uint32_t chunk = swizzle_address(l.swizzle, l.start_address + off, l.base_offset);
-    if (nibble) *nibble = bits == 4 ? (within & 1) : 0;
-    return chunk + static_cast<uint32_t>(within * bits / 8);
+    return uint64_t(chunk) * 8 + uint64_t(within) * uint64_t(l.elem_bits);
+}
+
+uint32_t element_address(const OperandLayout& l, int mn, int k, int* nibble) {
+    const uint64_t bit = element_bit_address(l, mn, k);
+    if (nibble) *nibble = l.elem_bits == 4 ? static_cast<int>((bit % 8) / 4) : 0;
+    return static_cast<uint32_t>(bit / 8);
 }
 
 uint32_t load_element(const SharedMemory& smem, const OperandLayout& l, int mn, int k) {
-    int nib = 0;
-    const uint32_t addr = element_address(l, mn, k, &nib);
-    if (l.elem_bits == 4) return (smem.load8(addr) >> (4 * nib)) & 0xf;
-    return smem.load(addr, l.elem_bits / 8);
+    const uint64_t bit = element_bit_address(l, mn, k);
+    const uint32_t byte = static_cast<uint32_t>(bit / 8);
+    const int sh = static_cast<int>(bit % 8);
+    const int nbytes = (sh + l.elem_bits + 7) / 8;
+    uint64_t v = 0;
+    for (int i = 0; i < nbytes; ++i) v |= uint64_t(smem.load8(byte + i)) << (8 * i);
+    return static_cast<uint32_t>((v >> sh) & ((uint64_t(1) << l.elem_bits) - 1));
 }
 
 void store_element(SharedMemory& smem, const OperandLayout& l, int mn, int k, uint32_t code) {
-    int nib = 0;
-    const uint32_t addr = element_address(l, mn, k, &nib);
-    if (l.elem_bits == 4) {
-        const uint8_t old = smem.load8(addr);
-        const int sh = 4 * nib;
-        smem.store8(addr, static_cast<uint8_t>((old & ~(0xf << sh)) | ((code & 0xf) << sh)));
-        return;
-    }
-    smem.store(addr, l.elem_bits / 8, code);
+    const uint64_t bit = element_bit_address(l, mn, k);
+    const uint32_t byte = static_cast<uint32_t>(bit / 8);
+    const int sh = static_cast<int>(bit % 8);
+    const int nbytes = (sh + l.elem_bits + 7) / 8;
+    uint64_t v = 0;
+    for (int i = 0; i < nbytes; ++i) v |= uint64_t(smem.load8(byte + i)) << (8 * i);
+    const uint64_t mask = ((uint64_t(1) << l.elem_bits) - 1) << sh;
+    v = (v & ~mask) | ((uint64_t(code) << sh) & mask);
+    for (int i = 0; i < nbytes; ++i) smem.store8(byte + i, static_cast<uint8_t>(v >> (8 * i)));
 }
 
 std::vector<std::string> check_operand(const OperandLayout& l, int mn_extent, int k_extent, const char* what) {
@@ -242,22 +245,24 @@ std::vector<std::string> check_operand(const OperandLayout& l, int mn_extent, in
         p.push_back(std::string(what) + ": swizzle mode 128B with 32B atomicity is not modelled");
         return p;
     }
-    if (l.elem_bits != 4 && l.elem_bits != 8 && l.elem_bits != 16 && l.elem_bits != 32) {
+    const bool bits_ok = l.padded16 ? (l.elem_bits == 4 || l.elem_bits == 6)
+                                    : (l.elem_bits == 4 || l.elem_bits == 8 || l.elem_bits == 16 || l.elem_bits == 32);
+    if (!bits_ok) {
         p.push_back(std::string(what) + ": element width " + std::to_string(l.elem_bits) + " bits has no canonical layout");
         return p;
     }
     if (l.swizzle != Swizzle::None && l.base_offset != 0)
         p.push_back(std::string(what) + ": matrix base offset " + std::to_string(l.base_offset) +
                     " (swizzle pattern not at its 256/512/1024-byte boundary): the PTX text gives no address formula; not modelled");
-    if (l.major == Major::K && l.swizzle != Swizzle::None && k_extent * l.elem_bits > 8 * swizzle_row_bytes(l.swizzle))
-        p.push_back(std::string(what) + ": K-major operand " + std::to_string(k_extent * l.elem_bits / 8) +
+    const int k_bytes = (k_extent + l.per_chunk() - 1) / l.per_chunk() * 16;
+    if (l.major == Major::K && l.swizzle != Swizzle::None && k_bytes > swizzle_row_bytes(l.swizzle))
+        p.push_back(std::string(what) + ": K-major operand " + std::to_string(k_bytes) +
                     " bytes wide along K does not fit the " + name(l.swizzle) +
-                    " swizzle atom (LBO is unused for swizzled K-major layouts); not modelled");
-    const int bytes = l.elem_bits == 4 ? 1 : l.elem_bits / 8;
-    uint32_t worst = 0;
+                    " swizzle row: the canonical layout's K chunks (stride 16 B, LBO unused) would overlap the next row; not modelled");
+    uint64_t worst = 0;
     for (int mn = 0; mn < mn_extent; ++mn)
         for (int k = 0; k < k_extent; ++k) {
-            const uint32_t a = element_address(l, mn, k) + static_cast<uint32_t>(bytes) - 1;
+            const uint64_t a = (element_bit_address(l, mn, k) + static_cast<uint64_t>(l.elem_bits) - 1) / 8;
             if (a > worst) worst = a;
         }
     if (worst >= SharedMemory::kBytes)

@@ -100,17 +100,22 @@ struct UmmaDescriptor {
 
 // ---- canonical operand layout --------------------------------------------------------------
 
-// One operand as a descriptor describes it: the matrix is (mn x k) elements of elem_bits each
-// (4, 8, 16 or 32), stored K-major or MN-major in the canonical layout of its swizzle mode.
-// In units of 16-byte chunks ("128-bit elements"; T = 128 / elem_bits elements per chunk):
+// One operand as a descriptor describes it: the matrix is (mn x k) elements of elem_bits each,
+// stored K-major or MN-major in the canonical layout of its swizzle mode (PTX 9.7.15.5.1.2.1.3 /
+// 9.7.16.3.3 "Canonical Layouts"). In units of 16-byte chunks ("128-bit elements"; T elements per
+// chunk):
 //   K-major,  None:   chunk(mn, kc) at  (mn%8)*16 + (mn/8)*SBO + kc*LBO
 //   K-major,  swizzled (row R = 32/64/128 B):  (mn%8)*R + (mn/8)*SBO + kc*16   (LBO unused)
 //   MN-major, None:   chunk(mc, k)  at  (k%8)*16 + (k/8)*LBO + mc*SBO
 //   MN-major, swizzled (W = R/16 chunks per row):
 //                      (mc%W)*16 + (k%8)*R + (mc/W)*LBO + (k/8)*SBO
 // where kc = k / T and mc = mn / T; the byte address start + offset is then swizzled
-// (swizzle_address), and the element sits at byte (k % T or mn % T) * elem_bits / 8 of its chunk.
-// 4-bit elements: two per byte, the lower index in bits 3..0.
+// (swizzle_address), and element e = (k % T or mn % T) of the chunk starts at bit e*elem_bits.
+// elem_bits 4, 8, 16, 32: T = 128 / elem_bits (4-bit: two per byte, lower index in bits 3..0).
+// padded16 (tcgen05 .kind::f8f6f4 / mxf8f6f4 with 4- or 6-bit types, PTX 9.7.16.10.4.4): T = 16,
+// the 16 elements bit-packed little-endian in the first 8 (4-bit) or 12 (6-bit) bytes of the
+// chunk, the rest padding -- the shared-memory image TMA writes for CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B
+// / 16U6_ALIGN16B.
 struct OperandLayout {
     uint32_t start_address = 0;
     uint32_t leading_byte_offset = 0;
@@ -119,13 +124,18 @@ struct OperandLayout {
     Swizzle swizzle = Swizzle::None;
     Major major = Major::K;
     int elem_bits = 16;
+    bool padded16 = false;
 
-    static OperandLayout from(const WgmmaDescriptor& d, Major major, int elem_bits);
-    static OperandLayout from(const UmmaDescriptor& d, Major major, int elem_bits);
+    int per_chunk() const { return padded16 ? 16 : 128 / elem_bits; }
+    static OperandLayout from(const WgmmaDescriptor& d, Major major, int elem_bits, bool padded16 = false);
+    static OperandLayout from(const UmmaDescriptor& d, Major major, int elem_bits, bool padded16 = false);
 };
 
-// Byte address of element (mn, k) (for 4-bit elements: the byte holding it; `nibble` gets 0
-// for bits 3..0, 1 for bits 7..4). Throws std::invalid_argument for B128_Atom32 (not modelled).
+// Address of the first bit of element (mn, k): byte address * 8 + bit within that byte.
+// Throws std::invalid_argument for B128_Atom32 (not modelled).
+uint64_t element_bit_address(const OperandLayout& l, int mn, int k);
+// Byte address of element (mn, k) (the byte holding its first bit; `nibble` gets 0/1 for the
+// low/high half of that byte when elem_bits is 4).
 uint32_t element_address(const OperandLayout& l, int mn, int k, int* nibble = nullptr);
 
 // Read / write the code of element (mn, k) (low elem_bits bits).

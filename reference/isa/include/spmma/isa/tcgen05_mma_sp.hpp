@@ -6,9 +6,30 @@
 //   tcgen05.mma.sp.cta_group::1.kind.block_scale.scale_vec::NX
 //                                      [d-tmem], a-desc, b-desc, [sp-meta-tmem], idesc,
 //                                      [scale-A-tmem], [scale-B-tmem], enable-input-d;
-// Kinds: f16 (f16/bf16, K=32), tf32 (K=16), f8f6f4 (e4m3/e5m2/e3m2/e2m3/e2m1 in 8-bit containers,
-// K=64), i8 (s8/u8, K=64), mxf8f6f4 (as f8f6f4 with ue8m0 scales per 32 K), mxf4 and mxf4nvf4
-// (packed e2m1, K=128, ue8m0 per 32 K or ue8m0/ue4m3 per 16 K).
+// Kinds: f16 (f16/bf16, K=32), tf32 (K=16), f8f6f4 (e4m3/e5m2/e3m2/e2m3/e2m1, K=64), i8 (s8/u8,
+// K=64), mxf8f6f4 (as f8f6f4, one ue8m0 scale per row/column: scale_vec::1X), mxf4 and mxf4nvf4
+// (packed e2m1, K=128, scale_vec::2X ue8m0 / 4X ue8m0 or ue4m3).
+// What the model reads and writes (M = 128, cta_group::1 -- layout D; M = 64 is reported as not
+// modelled, its metadata layout exists only as a figure):
+//   - A (M x K/2 stored elements) and B (N x K) from shared memory through the tcgen05 smem
+//     descriptors (smem.hpp), K-major or MN-major per the idesc transpose bits. Element formats
+//     in shared memory (PTX 9.7.16.10.4): 8/16/32-bit as they are; e2m1 / e3m2 / e2m3 of
+//     kind::f8f6f4 and mxf8f6f4 as 16 elements bit-packed per 16-byte chunk plus padding (the
+//     TMA 16U4_ALIGN16B / 16U6_ALIGN16B image, NOT one element per byte); e2m1 of mxf4* packed
+//     two per byte.
+//   - metadata: kind::f16 / tf32 use one column, tmem_column(sp-meta-tmem) + sparsity selector;
+//     row m, chunk c (8 per row) in lane (m%8) + 8*(c/4) + 16*(m/16), bits
+//     16*((m/8)%2) + 4*(c%4) + 3..0. The 8-bit kinds and mxf4* use two columns: row m in lane m,
+//     chunk c (16 per row) in column c/8, bits 4*(c%8) + 3..0. In a 4-bit field, bits 1..0 give
+//     the position (chunk of 4) of the first stored element, bits 3..2 of the second; tf32:
+//     0b0100 = position 0, 0b1110 = position 1 of a 2-chunk; mxf4*: the two 2-element pairs.
+//     Only the values the PTX text lists as meaningful are accepted (others reported).
+//   - block scales: scale factor i (0..NX-1) of A row m at lane m, column col(scale-A) + m/32,
+//     byte (scale-A id + i); of B column n at lane 32p + n%32, column col(scale-B) + n/32, byte
+//     (scale-B id + i), where p = the 32-lane partition of the D row being computed. The text
+//     requires the scales duplicated to all four partitions; a mismatch is reported. One scale
+//     covers K/NX logical K: 64 for mxf8f6f4 (1X) and mxf4 (2X), 32 for mxf4nvf4 4X.
+//   - D: row m in lane m, column col(d-tmem) + n; f16 in bits 15..0 of its cell.
 // Arithmetic is as in wgmma_sp.hpp: exact products (including the block scales), exact sum,
 // one rounding to the accumulator type; s32 wraps or saturates (idesc saturate bit).
 // Undefined inputs (reserved idesc bits or values, fields inconsistent with .kind, invalid
@@ -103,9 +124,9 @@ std::vector<std::string> tcgen05_mma_sp(const Tcgen05MmaSp& op, const SharedMemo
                                         uint32_t idesc, uint32_t scale_a_tmem = 0, uint32_t scale_b_tmem = 0);
 
 // Where D(row, col) lives relative to d-tmem for cta_group::1 (PTX "Data path layout"):
-//   M = 128: lane row, column col.   M = 64: lane (row % 16) + 32 * (row / 16), column col.
-// A 32-bit accumulator fills its cell; an f16 accumulator sits in bits 15..0 (bits 31..16 are
-// written as 0 by the model; compare the low half only).
+//   M = 128: lane row, column col.   M = 64 (layout F): lane (row % 16) + 32 * (row / 16), column col
+//   (d-tmem lane 0 or 16). A 32-bit accumulator fills its cell; an f16 accumulator sits in bits
+//   15..0 ("not packed", PTX 9.7.16.10.4.1); the model writes bits 31..16 as 0.
 struct TmemCell { int lane, column; };
 TmemCell tcgen05_d_cell(int m, int row, int col);
 
