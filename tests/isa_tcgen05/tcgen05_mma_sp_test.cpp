@@ -394,3 +394,64 @@ TEST_CASE("tcgen05.sp: unmodelled and illegal operands are reported, nothing is 
     sid.op.kind = Tcgen05Kind::F16;
     CHECK(run(sid).empty());
 }
+
+TEST_CASE("tcgen05.sp: padded 6- and 4-bit elements in shared memory (16 per 16-byte chunk)", "[tcgen05][layout]") {
+    // e3m2, K-major, no swizzle, LBO 128: element k of a chunk starts at bit 6k of the chunk.
+    OperandLayout l;
+    l.elem_bits = 6;
+    l.padded16 = true;
+    l.leading_byte_offset = 128;
+    l.stride_byte_offset = 256;
+    SharedMemory s;
+    store_element(s, l, 0, 5, 0x2B);  // bits 35..30: byte 3 bits 7..6 = 0b11, byte 4 bits 3..0 = 0b1010
+    CHECK(s.bytes[3] == 0xC0);
+    CHECK(s.bytes[4] == 0x0A);
+    CHECK(load_element(s, l, 0, 5) == 0x2B);
+    store_element(s, l, 0, 15, 0x3F);  // bits 95..90: the last of the 12 data bytes
+    CHECK(s.bytes[11] == 0xFC);
+    CHECK(element_address(l, 0, 16) == 128);  // the next 16 elements: next chunk along K (LBO)
+    CHECK(element_address(l, 1, 0) == 16);
+    // e2m1 of kind::f8f6f4: 16 nibbles in bytes 0..7, bytes 8..15 padding.
+    l.elem_bits = 4;
+    CHECK(element_address(l, 0, 15) == 7);
+    CHECK(element_address(l, 0, 16) == 128);
+}
+
+TEST_CASE("tcgen05.sp: one mxf4nvf4 row with 4X ue4m3 scales worked out by hand", "[tcgen05][model]") {
+    // Row 0: chunk 0 (k 0..7) keeps pairs 0 and 3 (0b1100): A(0,0..1) = 1, 2; A(0,6..7) = -1, 0.5.
+    // Chunk 4 (k 32..39) keeps pairs 1 and 2 (0b1001): A(0,34) = 3, the rest 0.
+    // Scales (block of 32 K): sA(0) = [2, 0.5, 1, 1]; sB(col 0) = [1.5, 1, 1, 1], sB(col 1) = 1.
+    // B(k, 0) = 1, B(k, 1) = 2. D(0,0) = (1+2-1+0.5)*2*1.5 + 3*0.5 = 9; D(0,1) = 2.5*2*2 + 3*0.5*2 = 13.
+    Case c;
+    c.cfg.kind = Tcgen05Kind::MXF4NVF4;
+    c.cfg.a = c.cfg.b = DType::E2M1;
+    const Placement pa = make_placement(Tcgen05Kind::MXF4NVF4, DType::E2M1, Swizzle::B128, false, 128, 64, kA);
+    const Placement pb = make_placement(Tcgen05Kind::MXF4NVF4, DType::E2M1, Swizzle::B128, false, 8, 128, kB);
+    const double a_vals[] = {1, 2, -1, 0.5};
+    for (int j = 0; j < 4; ++j) put(c.smem, pa, 0, j, encode(DType::E2M1, a_vals[j]));
+    put(c.smem, pa, 0, 16, encode(DType::E2M1, 3));
+    for (int k = 0; k < 128; ++k) {
+        put(c.smem, pb, 0, k, encode(DType::E2M1, 1));
+        put(c.smem, pb, 1, k, encode(DType::E2M1, 2));
+    }
+    for (int lane = 0; lane < 128; ++lane) c.tmem.at(lane, kMetaCol) = c.tmem.at(lane, kMetaCol + 1) = 0x44444444;
+    c.tmem.at(0, kMetaCol) = 0x4449444C;
+    const uint32_t sa = encode(DType::UE4M3, 2) | (encode(DType::UE4M3, 0.5) << 8) | (encode(DType::UE4M3, 1) << 16) | (encode(DType::UE4M3, 1) << 24);
+    const uint32_t sb0 = encode(DType::UE4M3, 1.5) | (encode(DType::UE4M3, 1) << 8) | (encode(DType::UE4M3, 1) << 16) | (encode(DType::UE4M3, 1) << 24);
+    const uint32_t sb1 = encode(DType::UE4M3, 1) * 0x01010101u;
+    for (int p = 0; p < 4; ++p) {  // duplicated to every 32-lane partition
+        c.tmem.at(32 * p, kSfaCol) = sa;
+        c.tmem.at(32 * p, kSfbCol) = sb0;
+        c.tmem.at(32 * p + 1, kSfbCol) = sb1;
+    }
+    c.a_desc = descriptor(pa);
+    c.b_desc = descriptor(pb);
+    c.idesc = 0x4u | (1u << 7) | (1u << 10) | (1u << 17) | (1u << 27);  // sparse, e2m1 x e2m1, N 8, ue4m3, M 128
+    c.op.kind = Tcgen05Kind::MXF4NVF4;
+    c.op.scale_vec = ScaleVec::X4;
+    REQUIRE(run(c).empty());
+    CHECK(c.tmem.at(0, 0) == f32_bits(9.0f));
+    CHECK(c.tmem.at(0, 1) == f32_bits(13.0f));
+    CHECK(c.tmem.at(0, 2) == 0);
+    CHECK(c.tmem.at(1, 0) == 0);
+}
