@@ -1,0 +1,5 @@
+// The sm100a sparse GEMM kernels of kind::f16: one extern "C" kernel per line of
+// include/spmma_sm100a/kernels/f16.inc, all from the template in sm100a_spgemm.cuh.
+#include "sm100a_spgemm.cuh"
+
+#include <spmma_sm100a/kernels/f16.inc>

@@ -1,0 +1,5 @@
+// The sm100a sparse GEMM kernels of kind::i8: one extern "C" kernel per line of
+// include/spmma_sm100a/kernels/i8.inc, all from the template in sm100a_spgemm.cuh.
+#include "sm100a_spgemm.cuh"
+
+#include <spmma_sm100a/kernels/i8.inc>

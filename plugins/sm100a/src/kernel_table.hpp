@@ -1,0 +1,26 @@
+// The sm100a kernels the plugin offers (one per line of include/spmma_sm100a/kernels/*.inc) with
+// what the host needs to run each: its fatbin, its accumulator type and its tile configuration.
+#pragma once
+
+#include <spmma/plugin.h>
+#include <spmma_sm100a/tile_config.hpp>
+
+#include <span>
+#include <string>
+
+namespace spmma_sm100a {
+
+struct KernelEntry {
+    std::string name;         // also the extern "C" symbol in the fatbin
+    std::string description;  // one line
+    const void* image;        // embedded fatbin holding the kernel
+    spmma_dtype acc_type;     // F32, F16 or S32
+    TileConfig cfg;
+};
+
+std::span<const KernelEntry> kernel_table();
+// The table as the ABI lists kernels (same order; strings owned by the table).
+std::span<const spmma_kernel_info> kernel_infos();
+const KernelEntry* find_kernel_entry(const char* name);
+
+}  // namespace spmma_sm100a

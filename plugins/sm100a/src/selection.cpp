@@ -1,0 +1,111 @@
+#include "selection.hpp"
+
+#include <spmma_sm100a/pack.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+namespace spmma_sm100a {
+namespace {
+
+bool is_float_out(spmma_dtype t) { return t == SPMMA_F32 || t == SPMMA_F16 || t == SPMMA_BF16; }
+
+bool takes(Kind k, spmma_dtype t) {
+    try {
+        type_code(k, t);
+        return true;
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+}
+
+std::string name_of(spmma_dtype t) { return spmma_dtype_name(t); }
+
+}  // namespace
+
+std::string kernel_mismatch(Kind kind, ScaleVec sv, spmma_dtype acc, const spmma_problem& p) {
+    const std::string k = std::string("kind::") + kind_name(kind);
+    if (!takes(kind, p.a_type) || !takes(kind, p.b_type) || (kind == Kind::F16 && p.a_type != p.b_type))
+        return "unsupported: " + k + " does not take " + name_of(p.a_type) + " x " + name_of(p.b_type);
+    if (p.pattern != pattern_of(kind))
+        return "unsupported: pattern " + std::string(spmma_pattern_name(p.pattern)) + " (" + k + " takes " +
+               spmma_pattern_name(pattern_of(kind)) + ")";
+    if (!is_block_scaled(kind)) {
+        if (p.scale_type != SPMMA_DTYPE_NONE) return "unsupported: block scales given to " + k;
+    } else {
+        if (p.scale_type == SPMMA_DTYPE_NONE) return "unsupported: " + k + " needs block scales";
+        const bool type_ok = p.scale_type == SPMMA_UE8M0 || (kind == Kind::MXF4NVF4 && sv == ScaleVec::X4 && p.scale_type == SPMMA_UE4M3);
+        if (!type_ok) return "unsupported: " + name_of(p.scale_type) + " scales with " + k + " scale_vec::" + std::to_string(static_cast<int>(sv)) + "X";
+        if (p.scale_block != scale_block(kind, sv))
+            return "unsupported: scale block " + std::to_string(p.scale_block) + ": tcgen05.mma.sp " + k +
+                   ".scale_vec::" + std::to_string(static_cast<int>(sv)) + "X applies one scale per " +
+                   std::to_string(scale_block(kind, sv)) + " k (its sparse K of " + std::to_string(traits(kind).mma_k) +
+                   " over " + std::to_string(static_cast<int>(sv)) + " scales)";
+    }
+    if (p.acc_type != acc)
+        return "unsupported: " + name_of(p.acc_type) + " accumulation (this kernel accumulates in " + name_of(acc) + ")";
+    if (kind == Kind::F16 && acc == SPMMA_F16 && p.a_type != SPMMA_F16)
+        return "unsupported: f16 accumulation takes f16 inputs only";
+    if (kind == Kind::I8) {
+        if (p.d_type != SPMMA_S32) return "unsupported: output " + name_of(p.d_type) + " for s32 accumulation (s32 only)";
+        if (p.beta != 0.0 && p.c_type != SPMMA_S32) return "unsupported: C of type " + name_of(p.c_type);
+    } else {
+        if (!is_float_out(p.d_type)) return "unsupported: output type " + name_of(p.d_type) + " (f32, f16 or bf16)";
+        if (p.saturate) return "unsupported: satfinite applies to integer accumulation only";
+        if (p.beta != 0.0 && !is_float_out(p.c_type)) return "unsupported: C of type " + name_of(p.c_type);
+    }
+    constexpr int64_t lim = std::numeric_limits<int32_t>::max() / 2;
+    if (p.m <= 0 || p.n <= 0 || p.k <= 0) return "unsupported: empty problem";
+    if (p.m > lim || p.n > lim || p.k > lim) return "unsupported: m, n and k must be below 2^30";
+    if (p.k % traits(kind).group != 0) return "unsupported: k must be a multiple of " + std::to_string(traits(kind).group);
+    if (is_block_scaled(kind) && p.k % p.scale_block != 0) return "unsupported: k must be a multiple of the scale block";
+    return {};
+}
+
+std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p) {
+    std::vector<const KernelEntry*> v;
+    for (const KernelEntry& e : kernel_table())
+        if (kernel_mismatch(e.cfg.kind, e.cfg.sv, e.acc_type, p).empty()) v.push_back(&e);
+    return v;
+}
+
+std::string problem_unsupported_reason(const spmma_problem& p) {
+    if (!matching_kernels(p).empty()) return {};
+    // The reason of a kernel whose kind takes the types (the most specific one), else a summary.
+    for (const KernelEntry& e : kernel_table())
+        if (takes(e.cfg.kind, p.a_type) && takes(e.cfg.kind, p.b_type) && p.pattern == pattern_of(e.cfg.kind) &&
+            is_block_scaled(e.cfg.kind) == (p.scale_type != SPMMA_DTYPE_NONE))
+            return kernel_mismatch(e.cfg.kind, e.cfg.sv, e.acc_type, p);
+    return "unsupported: " + name_of(p.a_type) + " x " + name_of(p.b_type) + ", pattern " +
+           spmma_pattern_name(p.pattern) + (p.scale_type != SPMMA_DTYPE_NONE ? ", " + name_of(p.scale_type) + " scales" : "") +
+           " (sm100a: f16/bf16 2:4, tf32 1:2, e4m3/e5m2/e3m2/e2m3/e2m1 2:4 with or without ue8m0 scales, s8/u8 2:4, "
+           "e2m1 pairwise 4:8 with ue8m0/ue4m3 scales)";
+}
+
+const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count) {
+    const auto cands = matching_kernels(p);
+    if (cands.empty()) return nullptr;
+    auto tiles = [&](const TileConfig& c) { return ((p.m + c.bm() - 1) / c.bm()) * ((p.n + c.bn - 1) / c.bn); };
+    // SMs a configuration keeps busy: one per CTA.
+    auto busy = [&](const TileConfig& c) { return tiles(c) * c.cg; };
+    auto score = [](const TileConfig& c) { return c.bm() * c.bn * 4 + c.cg; };
+    const KernelEntry* best = nullptr;
+    for (const KernelEntry* e : cands) {
+        if (busy(e->cfg) < static_cast<int64_t>(sm_count)) continue;
+        if (!best || score(e->cfg) > score(best->cfg)) best = e;
+    }
+    if (best) return best;
+    for (const KernelEntry* e : cands)
+        if (!best || busy(e->cfg) > busy(best->cfg) || (busy(e->cfg) == busy(best->cfg) && e->cfg.cg < best->cfg.cg))
+            best = e;
+    return best;
+}
+
+int raster_group(const TileConfig& cfg, int64_t tiles_m) {
+    const int64_t g = std::max<int64_t>(1, 2048 / cfg.bm());
+    return static_cast<int>(std::max<int64_t>(1, std::min(g, tiles_m)));
+}
+
+}  // namespace spmma_sm100a

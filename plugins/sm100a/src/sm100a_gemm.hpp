@@ -1,0 +1,36 @@
+// One problem on one sm_100a GPU with one sm100a kernel: packs the canonical operands into the
+// kernel's layouts (pack library), builds the tensor maps, sizes the persistent grid, launches.
+#pragma once
+
+#include "kernel_table.hpp"
+
+#include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_sm100a/kernel_params.hpp>
+
+namespace spmma_sm100a {
+
+class Sm100aGemm : public spmma_plugin::cuda::CudaGemm {
+public:
+    Sm100aGemm(int device, const spmma_problem& problem, const KernelEntry& kernel);
+    std::string kernel_name() const override { return kernel_.name; }
+    void upload(const spmma_operands& operands) override;
+    void download(void* d, size_t bytes) override;
+
+protected:
+    void launch(CUstream stream) override;
+
+private:
+    const KernelEntry& kernel_;
+    int64_t kp_ = 0;      // k padded to whole stages
+    int64_t rows_a_ = 0;  // m padded to whole tiles (rows of metadata and scale A chunks)
+    int64_t rows_b_ = 0;  // n padded to whole tiles (rows of scale B chunks)
+    size_t d_bytes_ = 0;
+    spmma_plugin::cuda::DeviceBuffer a_, b_, e_, sfa_, sfb_, c_, d_;
+    CUtensorMap tm_a_{}, tm_b_{}, tm_e_{}, tm_sfa_{}, tm_sfb_{};
+    KernelParams params_{};
+    CUfunction fn_{};
+    spmma_plugin::cuda::LaunchShape shape_{};
+    bool uploaded_ = false;
+};
+
+}  // namespace spmma_sm100a
