@@ -1,6 +1,6 @@
 // The mma.sp / mma.sp::ordered_metadata instruction model (PTX ISA 9.7.14.6.3): decode the
 // registers into the logical operands, report undefined inputs, multiply exactly, round once.
-#include <spmma/isa/mma_sp.hpp>
+#include <spmma/isa/mma_sp_geometry.hpp>
 #include <spmma/isa/mma_sp_exact_sum.hpp>
 
 #include <cstdio>
@@ -37,12 +37,13 @@ uint32_t register_bits(uint32_t reg, int elem, int per_reg) {
 //    that B row; unordered indices under ::ordered_metadata: placed where the indices say;
 //  - a tf32 nibble other than 0b0100 / 0b1110: bit 1 of the low index picks the column;
 //  - scale selectors outside Table 37: thread-id-a & 1, thread-id-b & 3, bytes modulo 4.
-void check_metadata(const MmaSp& f, const MmaSpWarp& in, int sel, std::vector<std::string>* undefined) {
+void check_metadata(const MmaSp& f, const MmaSpGeometry& geo, const MmaSpWarp& in, int sel,
+                    std::vector<std::string>* undefined) {
     if (!undefined) return;
-    const int chunks = f.k / chunk_width(f);
+    const int cw = geo.chunk_width;
     for (int row = 0; row < 16; ++row)
-        for (int chunk = 0; chunk < chunks; ++chunk) {
-            const MetaPos p = metadata_position(f, sel, row, chunk);
+        for (int chunk = 0; chunk < geo.chunks; ++chunk) {
+            const MetaPos p = metadata_position(geo, sel, row, chunk);
             const uint32_t nib = (in.e[p.lane] >> (4 * p.nibble)) & 0xf;
             const uint32_t i0 = nib & 3, i1 = nib >> 2;
             const char* why = nullptr;
@@ -56,8 +57,7 @@ void check_metadata(const MmaSp& f, const MmaSpWarp& in, int sel, std::vector<st
             if (why) {
                 char buf[200];
                 std::snprintf(buf, sizeof buf, "metadata lane %d bits %d..%d (row %d, columns %d..%d) is %s: %s", p.lane,
-                              4 * p.nibble + 3, 4 * p.nibble, row, chunk * chunk_width(f),
-                              chunk * chunk_width(f) + chunk_width(f) - 1, bin4(nib).c_str(), why);
+                              4 * p.nibble + 3, 4 * p.nibble, row, chunk * cw, chunk * cw + cw - 1, bin4(nib).c_str(), why);
                 undefined->push_back(buf);
             }
         }
@@ -77,8 +77,24 @@ void check_scale_selectors(const MmaSp& f, const MmaSpWarp& in, std::vector<std:
     if (!byte_ok(in.byte_id_b)) bad("byte-id-b", in.byte_id_b, bytes);
 }
 
+// The value of an element's register bits (f8f6f4 containers unwrapped), by table for the
+// types of at most 16 bits.
+struct ElementDecoder {
+    DType t;
+    bool container;
+    const std::vector<float>* table;
+    ElementDecoder(const MmaSp& f, DType type)
+        : t(type),
+          container(f.kind == MmaSp::Kind::F8F6F4 || f.kind == MmaSp::Kind::MXF8F6F4),
+          table(info(type).storage_bits <= 16 ? &decode_table(type) : nullptr) {}
+    double operator()(uint32_t bits) const {
+        if (container) bits = from_f8f6f4_container(t, static_cast<uint8_t>(bits));
+        return table ? static_cast<double>((*table)[bits]) : decode(t, bits);
+    }
+};
+
 Decoded decode_all(const MmaSp& f, const MmaSpWarp& in, std::vector<std::string>* undefined) {
-    if (auto why = invalid_reason(f)) throw std::invalid_argument("not an mma.sp form: " + *why);
+    const MmaSpGeometry geo = mma_sp_geometry(f);  // throws for an invalid form
     Decoded out;
     MmaSpTile& t = out.tile;
     const int k = f.k;
@@ -88,40 +104,42 @@ Decoded decode_all(const MmaSp& f, const MmaSpWarp& in, std::vector<std::string>
     t.b.assign(k * 8, 0.0);
     t.c.assign(16 * 8, 0.0);
 
-    const int count = selector_count(f);
+    const int count = geo.selector_count;
     if ((in.selector < 0 || in.selector >= count) && undefined)
         undefined->push_back("sparsity selector " + std::to_string(in.selector) + " is undefined for m16n8k" +
                              std::to_string(k) + " with " + name(f.a) + " (allowed 0.." + std::to_string(count - 1) + ")");
     const int sel = in.selector & (count - 1);
-    check_metadata(f, in, sel, undefined);
+    check_metadata(f, geo, in, sel, undefined);
 
-    const int a_per = elements_per_register(f.a, f.kind);
+    const ElementDecoder a_value(f, f.a), b_value(f, f.b);
+    const int a_per = geo.a_per_reg;
+    out.kept.reserve(16 * k / 2);
     for (int lane = 0; lane < 32; ++lane)
-        for (int r = 0; r < a_registers(f); ++r)
+        for (int r = 0; r < geo.a_regs; ++r)
             for (int e = 0; e < a_per; ++e) {
-                const ASlot s = a_slot(f, lane, r, e);
-                const MetaPos p = metadata_position(f, sel, s.row, s.chunk);
+                const ASlot s = a_slot(geo, lane, r, e);
+                const MetaPos p = metadata_position(geo, sel, s.row, s.chunk);
                 const uint32_t nib = (in.e[p.lane] >> (4 * p.nibble)) & 0xf;
-                const int col = kept_column(f, s.chunk, s.slot, nib);
-                const double v = operand_value(f, f.a, register_bits(in.a[lane][r], e, a_per));
+                const int col = kept_column(geo, s.chunk, s.slot, nib);
+                const double v = a_value(register_bits(in.a[lane][r], e, a_per));
                 out.kept.push_back({s.row, col, v});
                 t.a[s.row * k + col] += v;
                 t.a_kept[s.row * k + col] = 1;
             }
 
-    const int b_per = elements_per_register(f.b, f.kind);
+    const int b_per = geo.b_per_reg;
     for (int lane = 0; lane < 32; ++lane)
-        for (int r = 0; r < b_registers(f); ++r)
+        for (int r = 0; r < geo.b_regs; ++r)
             for (int e = 0; e < b_per; ++e) {
-                const MatPos p = b_position(f, lane, r, e);
-                t.b[p.row * 8 + p.col] = operand_value(f, f.b, register_bits(in.b[lane][r], e, b_per));
+                const MatPos p = b_position(geo, lane, r, e);
+                t.b[p.row * 8 + p.col] = b_value(register_bits(in.b[lane][r], e, b_per));
             }
 
     for (int lane = 0; lane < 32; ++lane)
-        for (int r = 0; r < c_registers(f); ++r) {
-            const int halves = f.c == DType::F16 ? 2 : 1;
+        for (int r = 0; r < geo.c_regs; ++r) {
+            const int halves = geo.f16_acc ? 2 : 1;
             for (int e = 0; e < halves; ++e) {
-                const MatPos p = cd_position(f, lane, r, e);
+                const MatPos p = cd_position(geo, lane, r, e);
                 const uint32_t bits = halves == 2 ? (in.c[lane][r] >> (16 * e)) & 0xffff : in.c[lane][r];
                 t.c[p.row * 8 + p.col] = decode(f.c, bits);
             }
@@ -156,6 +174,7 @@ MmaSpTile mma_sp_decode(const MmaSp& form, const MmaSpWarp& in, std::vector<std:
 MmaSpResult mma_sp(const MmaSp& f, const MmaSpWarp& in) {
     MmaSpResult res;
     const Decoded dec = decode_all(f, in, &res.undefined);
+    const MmaSpGeometry geo = mma_sp_geometry(f);
     const MmaSpTile& t = dec.tile;
     const bool integer = f.d == DType::S32;
     const int block_width = is_block_scaled(f) ? f.k / f.scale_vec : f.k;
@@ -189,12 +208,12 @@ MmaSpResult mma_sp(const MmaSp& f, const MmaSpWarp& in) {
         return static_cast<uint32_t>(static_cast<uint64_t>(v));  // wraps modulo 2^32
     };
     for (int lane = 0; lane < 32; ++lane)
-        for (int r = 0; r < c_registers(f); ++r) {
-            if (f.d == DType::F16) {
-                const MatPos lo = cd_position(f, lane, r, 0), hi = cd_position(f, lane, r, 1);
+        for (int r = 0; r < geo.c_regs; ++r) {
+            if (geo.f16_acc) {
+                const MatPos lo = cd_position(geo, lane, r, 0), hi = cd_position(geo, lane, r, 1);
                 res.d[lane][r] = result_bits(lo.row * 8 + lo.col) | (result_bits(hi.row * 8 + hi.col) << 16);
             } else {
-                const MatPos p = cd_position(f, lane, r, 0);
+                const MatPos p = cd_position(geo, lane, r, 0);
                 res.d[lane][r] = result_bits(p.row * 8 + p.col);
             }
         }

@@ -1,6 +1,6 @@
 // mma.sp forms: which qualifier combinations exist (PTX ISA 9.7.14.6.3, syntax section and the
 // block-scale Table 36), their names and their register counts.
-#include <spmma/isa/mma_sp.hpp>
+#include <spmma/isa/mma_sp_geometry.hpp>
 
 #include <stdexcept>
 
@@ -47,10 +47,10 @@ bool operator==(const MmaSp& x, const MmaSp& y) {
 }
 
 std::optional<std::string> invalid_reason(const MmaSp& f) {
-    const std::string types = std::string(name(f.d)) + "." + name(f.a) + "." + name(f.b) + "." + name(f.c);
+    auto types = [&] { return std::string(name(f.d)) + "." + name(f.a) + "." + name(f.b) + "." + name(f.c); };
     const bool is_int = one_of(f.a, {DType::S8, DType::U8, DType::S4, DType::U4});
     if (f.satfinite && !is_int) return "satfinite exists only for integer forms";
-    if (f.c != f.d) return "d and c types must be equal for m16n8k16/k32/k64/k128 (" + types + ")";
+    if (f.c != f.d) return "d and c types must be equal for m16n8k16/k32/k64/k128 (" + types() + ")";
     const bool block = is_block_scaled(f);
     if (!block && (f.scale_vec != 0 || f.scale_type != DType::None))
         return "scale_vec/scale type given to a form without block_scale";
@@ -92,7 +92,7 @@ std::optional<std::string> invalid_reason(const MmaSp& f) {
                 if (f.d != DType::S32) return "integer forms accumulate in s32";
                 return std::nullopt;
             }
-            return "no mma.sp form takes " + types;
+            return "no mma.sp form takes " + types();
         case Kind::F8F6F4:
             if (!one_of(f.a, kF8F6F4) || !one_of(f.b, kF8F6F4)) return "kind::f8f6f4 takes e4m3/e5m2/e3m2/e2m3/e2m1";
             if (f.k != 64) return "kind::f8f6f4 takes m16n8k64";
@@ -169,35 +169,11 @@ std::string ptx_name(const MmaSp& f) {
 
 int elements_per_register(DType t, MmaSp::Kind kind) { return 32 / element_bits(t, kind); }
 
-// NOTES: A (compressed, k/2 per row) and B (k per column) hold the same number of bits per lane:
-// 16 rows * k/2 elements = 8 columns * k elements; divided over 32 lanes of 32-bit registers.
-int a_registers(const MmaSp& f) {
-    require_valid(f);
-    return f.k * element_bits(f.a, f.kind) / 128;
-}
-
-int b_registers(const MmaSp& f) {
-    require_valid(f);
-    return f.k * element_bits(f.b, f.kind) / 128;
-}
-
-int c_registers(const MmaSp& f) {
-    require_valid(f);
-    return f.c == DType::F16 ? 2 : 4;
-}
-
-int chunk_width(const MmaSp& f) {
-    require_valid(f);
-    if (f.a == DType::TF32) return 2;
-    if (element_bits(f.a, f.kind) == 4) return 8;
-    return 4;
-}
-
-int kept_per_chunk(const MmaSp& f) { return chunk_width(f) / 2; }
-
-int selector_count(const MmaSp& f) {
-    const int chunks = f.k / chunk_width(f);  // per row: 4, 8 or 16
-    return chunks == 4 ? 4 : chunks == 8 ? 2 : 1;
-}
+int a_registers(const MmaSp& f) { return mma_sp_geometry(f).a_regs; }
+int b_registers(const MmaSp& f) { return mma_sp_geometry(f).b_regs; }
+int c_registers(const MmaSp& f) { return mma_sp_geometry(f).c_regs; }
+int chunk_width(const MmaSp& f) { return mma_sp_geometry(f).chunk_width; }
+int kept_per_chunk(const MmaSp& f) { return mma_sp_geometry(f).chunk_width / 2; }
+int selector_count(const MmaSp& f) { return mma_sp_geometry(f).selector_count; }
 
 }  // namespace spmma::isa
