@@ -1,0 +1,27 @@
+// One problem on the emulator: keeps the canonical operands, runs the emulated kernel on run().
+#pragma once
+
+#include "emu_kernel.hpp"
+
+#include <spmma_plugin/backend.hpp>
+
+namespace spmma_emu {
+
+class EmuGemm : public spmma_plugin::Gemm {
+public:
+    EmuGemm(const spmma_problem& p, const EmuKernel& kernel) : p_(p), kernel_(kernel) {}
+    std::string kernel_name() const override { return kernel_.name; }
+    void upload(const spmma_operands& ops) override;
+    // NOTES: one emulation per call, however many iterations are asked for; every time slot
+    // gets its CPU time (the emulator's times say nothing about a GPU).
+    void run(int warmup, int iterations, float* times_ms) override;
+    void download(void* d, size_t bytes) override;
+
+private:
+    spmma_problem p_;
+    const EmuKernel& kernel_;
+    Canonical in_;
+    std::vector<uint8_t> d_;
+};
+
+}  // namespace spmma_emu

@@ -1,0 +1,101 @@
+// The emu plugin's backend: one device (the host CPU), one kernel per kernel of each family
+// whose packing library is built in, named "emu_" + that kernel's name.
+#include "emu_gemm.hpp"
+#include "emu_kernel.hpp"
+
+#include <omp.h>
+
+#include <cstring>
+
+namespace spmma_emu {
+
+const std::vector<EmuKernel>& kernels() {
+    static const std::vector<EmuKernel> all = [] {
+        std::vector<EmuKernel> v;
+        add_sm80_kernels(v);
+        add_sm120a_kernels(v);
+        return v;
+    }();
+    return all;
+}
+
+namespace {
+
+using namespace spmma_plugin;
+
+const std::vector<spmma_kernel_info>& kernel_infos() {
+    static const std::vector<spmma_kernel_info> infos = [] {
+        std::vector<spmma_kernel_info> v;
+        for (const EmuKernel& k : kernels()) v.push_back({sizeof(spmma_kernel_info), 0, k.name.c_str(), k.description.c_str()});
+        return v;
+    }();
+    return infos;
+}
+
+const EmuKernel* find(const char* name) {
+    for (const EmuKernel& k : kernels())
+        if (k.name == name) return &k;
+    return nullptr;
+}
+
+// NOTES: with no kernel named, the first that fits: the families' lists put the
+// ::ordered_metadata variant and the big tiles first; any of them checks the same packing.
+const EmuKernel& choose(const spmma_problem& p, const char* kernel) {
+    if (kernel) {
+        const EmuKernel* k = find(kernel);
+        if (!k) unsupported(std::string("no emulated kernel named ") + kernel);
+        if (auto r = k->reason(p); !r.empty()) unsupported(r);
+        return *k;
+    }
+    std::string first;
+    for (const EmuKernel& k : kernels()) {
+        const std::string r = k.reason(p);
+        if (r.empty()) return k;
+        if (first.empty() && r.find(" runs ") == std::string::npos) first = r;  // a type match that fails later
+    }
+    if (kernels().empty()) unsupported("no GPU family's packing library is built into this emulator");
+    unsupported(first.empty() ? std::string("no emulated kernel computes ") + spmma_dtype_name(p.a_type) + " x " +
+                                    spmma_dtype_name(p.b_type) + " -> " + spmma_dtype_name(p.acc_type)
+                              : first);
+}
+
+class EmuBackend : public Backend {
+public:
+    spmma_plugin_info info() const override {
+        return {sizeof(spmma_plugin_info), 0, "emu", "spmma", SPMMA_VERSION, "cpu",
+                "GPU kernels emulated on the CPU: each family's host packing through the bit-level mma.sp model"};
+    }
+    int device_count() const override { return 1; }
+    void probe(int device, spmma_device_info* out) const override {
+        spmma_device_info d{};
+        d.struct_size = sizeof d;
+        if (device != 0) {
+            write_string(d.name, sizeof d.name, "no such device");
+            write_string(d.reason, sizeof d.reason, "the emu plugin has one device, 0 (the host)");
+        } else {
+            d.runnable = 1;
+            write_string(d.name, sizeof d.name, "mma.sp model on the host CPU (" + std::to_string(omp_get_max_threads()) + " threads)");
+            write_string(d.arch, sizeof d.arch, "emulated");
+        }
+        copy_out(out, d);
+    }
+    std::span<const spmma_kernel_info> kernels() const override { return kernel_infos(); }
+    void check_supported(int device, const spmma_problem& p, const char* kernel) const override {
+        if (device != 0) unsupported("the emu plugin has one device, 0 (the host)");
+        choose(p, kernel);
+    }
+    std::unique_ptr<Gemm> create(int device, const spmma_problem& p, const char* kernel) override {
+        check_supported(device, p, kernel);
+        return std::make_unique<EmuGemm>(p, choose(p, kernel));
+    }
+};
+
+Backend& backend() {
+    static EmuBackend b;
+    return b;
+}
+
+}  // namespace
+}  // namespace spmma_emu
+
+SPMMA_DEFINE_PLUGIN(spmma_emu::backend)
