@@ -38,25 +38,17 @@ const EmuKernel* find(const char* name) {
     return nullptr;
 }
 
-// NOTES: with no kernel named, the first that fits: the families' lists put the
-// ::ordered_metadata variant and the big tiles first; any of them checks the same packing.
+// NOTES: the emulator is opt-in: it runs only kernels the host names (--kernel 'emu_sm80*'), so
+// ordinary runs do not spend CPU minutes emulating every small problem. A named kernel either
+// runs the problem or says why not (its types, pattern, scales, or the problem's size).
 const EmuKernel& choose(const spmma_problem& p, const char* kernel) {
-    if (kernel) {
-        const EmuKernel* k = find(kernel);
-        if (!k) unsupported(std::string("no emulated kernel named ") + kernel);
-        if (auto r = k->reason(p); !r.empty()) unsupported(r);
-        return *k;
-    }
-    std::string first;
-    for (const EmuKernel& k : kernels()) {
-        const std::string r = k.reason(p);
-        if (r.empty()) return k;
-        if (first.empty() && r.find(" runs ") == std::string::npos) first = r;  // a type match that fails later
-    }
-    if (kernels().empty()) unsupported("no GPU family's packing library is built into this emulator");
-    unsupported(first.empty() ? std::string("no emulated kernel computes ") + spmma_dtype_name(p.a_type) + " x " +
-                                    spmma_dtype_name(p.b_type) + " -> " + spmma_dtype_name(p.acc_type)
-                              : first);
+    if (!kernel)
+        unsupported("the emulator runs only the kernels named with --kernel: emu_ + a GPU kernel's name, e.g. "
+                    "--kernel 'emu_sm80*' or 'emu_sm120a*'");
+    const EmuKernel* k = find(kernel);
+    if (!k) unsupported(std::string("no emulated kernel named ") + kernel);
+    if (auto r = k->reason(p); !r.empty()) unsupported(r);
+    return *k;
 }
 
 class EmuBackend : public Backend {

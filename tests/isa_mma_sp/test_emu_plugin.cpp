@@ -78,7 +78,8 @@ TEST_CASE("emu plugin: sm120a kernels (kind::f8f6f4, block-scaled mxf4nvf4) veri
         WARN("the sm120a packing library is not built here: nothing to emulate");
         return;
     }
-    const std::string common = " --m 40 --n 24 --k 512 --verify full --warmup 0 --iterations 1 --no-progress -p emu";
+    const std::string common =
+        " --m 40 --n 24 --k 512 --verify full --warmup 0 --iterations 1 --no-progress -p emu --kernel 'emu_sm120a*_s3'";
     for (const char* types : {"--dtype e3m2 --b-type e2m1", "--dtype e2m1 --acc f16 --out f16", "--dtype e2m3 --b-type e5m2",
                               "--dtype e2m1 --pattern 4:8 --scale-type ue4m3 --scale-block 32"}) {
         INFO(types);
@@ -88,6 +89,13 @@ TEST_CASE("emu plugin: sm120a kernels (kind::f8f6f4, block-scaled mxf4nvf4) veri
         CHECK(r.out.find("emu_sm120a_") != std::string::npos);
         CHECK(r.out.find("0 failed, 0 errors") != std::string::npos);
     }
+}
+
+TEST_CASE("emu plugin: runs only when its kernels are named (opt-in)", "[emu]") {
+    const Cli r = spmma("gemm --m 32 --n 16 --k 64 --dtype f16 --no-progress --warmup 0 --iterations 1 -p emu");
+    INFO(r.out);
+    CHECK(r.out.find("--kernel 'emu_sm80*'") != std::string::npos);
+    CHECK(r.out.find("0 verified") != std::string::npos);
 }
 
 TEST_CASE("emu plugin: decreasing indices reach mma.sp::ordered_metadata and fail the run with the model's report", "[emu]") {
