@@ -23,6 +23,12 @@
 //       4*(m % 8) + 2*thread-id-a + (m >= 8); SF_B(column n, block j) is byte (byte-id-b + j) of
 //       lane 4n + thread-id-b. Block j covers logical columns [j*K/V, (j+1)*K/V) for scale_vec V.
 //
+// NOTES: where the PTX text gives only a figure (the metadata layouts, and B for m16n8k32 16-bit
+// and m16n8k16 tf32), the layouts above come from reading the figures' descriptions together with
+// register-level hardware tests published for mma.sp m16n8k16 f16 and m16n8k64 8-bit, and CUTLASS's
+// metadata and fragment layouts for the same instructions; tests/sm80's device test checks them
+// on the hardware.
+//
 // Arithmetic (hardware order and rounding are unspecified by PTX): every product is exact; the
 // model sums C and all products exactly and rounds once (to nearest even) to the D type; s32
 // wraps, or clamps with .satfinite. Exact agreement with hardware therefore holds whenever the
