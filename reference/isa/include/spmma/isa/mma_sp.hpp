@@ -26,8 +26,8 @@
 // NOTES: where the PTX text gives only a figure (the metadata layouts, and B for m16n8k32 16-bit
 // and m16n8k16 tf32), the layouts above come from reading the figures' descriptions together with
 // register-level hardware tests published for mma.sp m16n8k16 f16 and m16n8k64 8-bit, and CUTLASS's
-// metadata and fragment layouts for the same instructions; tests/sm80's device test checks them
-// on the hardware.
+// metadata and fragment layouts for the same instructions; the sm80 device test (tests/sm80) is
+// what checks them on the hardware.
 //
 // Arithmetic (hardware order and rounding are unspecified by PTX): every product is exact; the
 // model sums C and all products exactly and rounds once (to nearest even) to the D type; s32
