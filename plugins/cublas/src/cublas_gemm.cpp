@@ -120,6 +120,14 @@ void CublasGemm::choose_algo() {
     } guard{lt_, pref};
     const uint64_t max_ws = kWorkspaceBytes;
     CUBLAS_CHECK(lt_.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &max_ws, sizeof max_ws));
+    // NOTES: a split-k algorithm may add its partial sums in the output type (the "in place"
+    // and "output type" reduction schemes): in bf16/f16 that is not the f32 accumulation the
+    // problem asks for, so with a 16-bit D and f32 compute only f32 partial sums are allowed.
+    const bool f32_compute = setup_.compute == CUBLAS_COMPUTE_32F || setup_.compute == CUBLAS_COMPUTE_32F_FAST_TF32;
+    if (f32_compute && (setup_.cd == CUDA_R_16F || setup_.cd == CUDA_R_16BF)) {
+        const uint32_t mask = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
+        CUBLAS_CHECK(lt_.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof mask));
+    }
     cublasLtMatmulHeuristicResult_t result{};
     int returned = 0;
     CUBLAS_CHECK(lt_.cublasLtMatmulAlgoGetHeuristic(handle_, op_, lt_a_, lt_b_, lt_cd_, lt_cd_, pref, 1, &result, &returned));
