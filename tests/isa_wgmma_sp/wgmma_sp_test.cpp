@@ -367,3 +367,26 @@ TEST_CASE("wgmma.sp: illegal qualifier combinations and descriptors are reported
     wg.b_desc = d.encode();
     CHECK_FALSE(wgmma_sp(base, c.smem, wg).undefined.empty());
 }
+
+TEST_CASE("wgmma.sp: a descriptor advanced along K inside a 128B swizzle row reads the next K slice", "[wgmma][model]") {
+    // A tile 64 x 64 stored (f16, 128-byte rows, 128B swizzle) holds two k32 instructions' worth
+    // of A; the second instruction's descriptor starts 32 bytes further (stored columns 16..31),
+    // the swizzle still taken from the absolute address.
+    std::mt19937 rng(21);
+    WgmmaSp op;
+    op.n = 16;
+    Case c = make_case(op, Swizzle::B128, Swizzle::B128, rng);
+    SparseA wide = random_a(DType::F16, rng, true);  // stored columns 16..31 of the wide tile
+    const Placement pw = make_placement(Swizzle::B128, false, 16, 64, 32, kA);
+    for (int m = 0; m < 64; ++m)
+        for (int j = 0; j < 16; ++j) {
+            put(c.smem, pw, m, j, c.a.code[m * 16 + j] ^ 0x0400u);  // columns 0..15: not read
+            put(c.smem, pw, m, 16 + j, wide.code[m * 16 + j]);
+        }
+    WgmmaDescriptor d = descriptor(pw);
+    d.start_address += 32;
+    c.wg.a_desc = d.encode();
+    c.a = wide;
+    c.wg.meta = build_meta(wide, 0, 0);
+    check_against_reference(c, {});
+}

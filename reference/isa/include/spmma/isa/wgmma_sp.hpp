@@ -4,7 +4,11 @@
 //       d, a-desc, b-desc, sp-meta, sp-sel, scale-d, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b;
 // It takes what the 128 threads of the warpgroup hand the instruction (their d registers, their
 // sp-meta registers, the sp-sel constant, the two descriptors) plus shared memory, and returns the
-// d registers the instruction writes.
+// d registers the instruction writes. (The form with A in registers is not modelled.)
+// Shared-memory layouts and descriptors: smem.hpp. A descriptor may start anywhere inside a
+// swizzle pattern (e.g. +32 bytes to step along K); the swizzle is taken from absolute address
+// bits, so patterns must sit at their 256/512/1024-byte boundaries (base offset 0; a non-zero
+// base offset is reported as unmodelled).
 //
 // Shapes: M = 64; K = 32 (f16/bf16), 16 (tf32), 64 (e4m3/e5m2/s8/u8); A is 64 x K/2 compressed.
 // Semantics (the PTX text leaves accumulation order, rounding and subnormal handling unspecified):
