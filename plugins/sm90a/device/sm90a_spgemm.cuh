@@ -117,16 +117,15 @@ __device__ __forceinline__ void static_for(F&& f) {
 
 // ================================ epilogue helpers =================================================
 
-// Two horizontally adjacent accumulators (row lane/4 + 8h of the warp's 16, columns 8i + 2(lane%4)
-// + {0, 1}) from the wgmma D fragment (PTX ISA 9.7.15.5.1.1): f32/s32 registers 4i+2h, 4i+2h+1;
-// f16 register 2i+h holds both.
+// Two horizontally adjacent accumulators (block i, row half h) from the wgmma D fragment
+// (layout.hpp: acc_reg32 / acc_reg16).
 template <AccKind K, class Acc>
 __device__ __forceinline__ float2 acc_pair_f(const Acc* a, int i, int h) {
     if constexpr (K == AccKind::F16) {
-        const uint32_t r = a[2 * i + h];
+        const uint32_t r = a[acc_reg16(i, h)];
         return __half22float2(*reinterpret_cast<const __half2*>(&r));
     } else {
-        return make_float2(a[4 * i + 2 * h], a[4 * i + 2 * h + 1]);
+        return make_float2(a[acc_reg32(i, h)], a[acc_reg32(i, h) + 1]);
     }
 }
 
@@ -211,8 +210,8 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
                 if (col >= p.n) continue;
                 const bool two = col + 1 < p.n;
                 const int64_t off = static_cast<int64_t>(row) * p.n + col;
-                int64_t v0 = p.alpha_i * static_cast<int32_t>(acc[j][4 * i + 2 * h]);
-                int64_t v1 = p.alpha_i * static_cast<int32_t>(acc[j][4 * i + 2 * h + 1]);
+                int64_t v0 = p.alpha_i * static_cast<int32_t>(acc[j][acc_reg32(i, h)]);
+                int64_t v1 = p.alpha_i * static_cast<int32_t>(acc[j][acc_reg32(i, h) + 1]);
                 if (p.use_c) {
                     v0 += p.beta_i * c[off];
                     if (two) v1 += p.beta_i * c[off + 1];
@@ -289,18 +288,18 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 int tm, tn;
                 sched.cluster_tile(L, tm, tn);
                 const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
-                const int a_row = tile_m * BM + cta_n * cfg.a_slice_rows();
-                const int e_row = tile_m * (BM / kMetaRowsPerUnit) + cta_n * cfg.e_slice_blocks();
-                const int b_row = tile_n * BN + cta_m * cfg.b_slice_rows();
-                const uint32_t a_slice = cta_n * cfg.a_slice_rows() * kStageARowBytes;
-                const uint32_t e_slice = cta_n * cfg.e_slice_blocks() * K::kUnits * kMetaUnitBytes;
-                const uint32_t b_slice = cta_m * cfg.b_slice_rows() * kStageBRowBytes;
+                const int a_row = cfg.a_row(tile_m, cta_n);
+                const int e_row = cfg.e_row(tile_m, cta_n);
+                const int b_row = cfg.b_row(tile_n, cta_m);
+                const uint32_t a_slice = cfg.a_slice_offset(cta_n);
+                const uint32_t e_slice = cfg.e_slice_offset(cta_n);
+                const uint32_t b_slice = cfg.b_slice_offset(cta_m);
                 for (int kt = 0; kt < p.k_tiles; ++kt) {
                     mbarrier_wait_parity(empty_bar(stage), phase ^ 1u);
                     mbarrier_arrive_expect_tx(full_bar(stage), K::kStageTxBytes);
-                    const int a_col = kt * (K::kBK / 2);
-                    const int e_col = kt * K::kUnits * 32;
-                    const int b_col = kt * K::kBK;
+                    const int a_col = cfg.a_col(kt);
+                    const int e_col = cfg.e_col(kt);
+                    const int b_col = cfg.b_col(kt);
                     const uint32_t e_dst = base + e_stage_offset(stage) + e_slice;
                     if constexpr (CN > 1) {
                         tma_load_2d_multicast(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row, row_mask);
@@ -357,16 +356,15 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
                     for (int u = 0; u < K::kUnits; ++u) {
-                        const int block = consumer * (cfg.wg_m() / kMetaRowsPerUnit) + 4 * j + w4;
                         meta[j][u] = *reinterpret_cast<const uint32_t*>(
-                            e + (block * K::kUnits + u) * kMetaUnitBytes + 4 * lane);
+                            e + meta_word_offset(K::kUnits, cfg.consumer_meta_block(consumer, j, w4), u, lane));
                     }
                 wgmma_fence();
                 static_for<kStepsPerStage>([&](auto step_c) {
                     constexpr int step = decltype(step_c)::value;
 #pragma unroll
                     for (int j = 0; j < K::kMBlocks; ++j) {
-                        const uint64_t da = kmajor_desc(a_stage(stage), kStageARowBytes, consumer * cfg.wg_m() + 64 * j,
+                        const uint64_t da = kmajor_desc(a_stage(stage), kStageARowBytes, cfg.consumer_a_row(consumer, j),
                                                         step * kInstrARowBytes);
                         const uint64_t db = kmajor_desc(b_stage(stage), kStageBRowBytes, 0, step * kInstrBRowBytes);
                         K::Instr::template mma<BN, meta_selector(K::kFamily, step)>(
@@ -388,8 +386,8 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             release(prev);
 
             // ================================ epilogue ================================
-            const int row0 = tile_m * BM + consumer * cfg.wg_m() + 16 * w4 + lane / 4;
-            const int col0 = tile_n * BN + 2 * (lane % 4);
+            const int row0 = tile_m * BM + consumer * cfg.wg_m() + acc_row(w4, lane, 0);
+            const int col0 = tile_n * BN + acc_col(lane, 0);
             if constexpr (K::Instr::kAcc == AccKind::S32) {
                 store_tile_int<K>(acc, p, row0, col0);
             } else {

@@ -132,4 +132,21 @@ SPMMA_HD constexpr uint32_t meta_nibble(Family f, uint8_t index_byte) {
 // The nibble for padding (rows past m, groups past k): positions 0 and 1, valid for every type.
 constexpr uint32_t kMetaPadNibble = 0x4u;
 
+// Byte offset, within a stage's metadata tile ([row block][unit][lane] words), of the word that
+// `lane` passes for row block `block` (16 rows) and unit `unit`; a warp reads 128 contiguous bytes.
+SPMMA_HD constexpr uint32_t meta_word_offset(int units_per_stage, int block, int unit, int lane) {
+    return static_cast<uint32_t>((block * units_per_stage + unit) * kMetaUnitBytes + 4 * lane);
+}
+
+// ---- accumulators ----------------------------------------------------------------------------
+// PTX ISA 9.7.15.5.1.1 (wgmma D fragments): in an m64nN D, warp w4 (= %warpid % 4) of the
+// warpgroup holds rows 16 w4 .. 16 w4 + 15; its lane holds, for each 8-column block i and row
+// half h, the two adjacent elements (row acc_row, columns acc_col and acc_col + 1), in 32-bit
+// registers acc_reg32 and acc_reg32 + 1 (f32, s32) or in the low and high half of 16-bit-pair
+// register acc_reg16 (f16).
+SPMMA_HD constexpr int acc_row(int w4, int lane, int h) { return 16 * w4 + lane / 4 + 8 * h; }
+SPMMA_HD constexpr int acc_col(int lane, int i) { return 8 * i + 2 * (lane % 4); }
+SPMMA_HD constexpr int acc_reg32(int i, int h) { return 4 * i + 2 * h; }
+SPMMA_HD constexpr int acc_reg16(int i, int h) { return 2 * i + h; }
+
 }  // namespace spmma_sm90a

@@ -46,6 +46,29 @@ struct TileConfig {
     SPMMA_HD constexpr int e_slice_blocks() const { return bm / kMetaRowsPerUnit / cn; }
     SPMMA_HD constexpr int b_slice_rows() const { return bn / cm; }
 
+    // What the producer of CTA (cta_m, cta_n) of a cluster loads for output tile (tile_m, tile_n)
+    // at k-tile kt: TMA box coordinates {column, row} in the packed tensors (pack.hpp) and the
+    // byte offset of its slice inside the stage. Boxes: A {bk/2, a_slice_rows}, metadata
+    // {units*32 words, e_slice_blocks}, B {bk, b_slice_rows}.
+    SPMMA_HD constexpr int a_col(int kt) const { return kt * (bk() / 2); }
+    SPMMA_HD constexpr int a_row(int tile_m, int cta_n) const { return tile_m * bm + cta_n * a_slice_rows(); }
+    SPMMA_HD constexpr int a_slice_offset(int cta_n) const { return cta_n * a_slice_rows() * kStageARowBytes; }
+    SPMMA_HD constexpr int e_col(int kt) const { return kt * units() * 32; }
+    SPMMA_HD constexpr int e_row(int tile_m, int cta_n) const {
+        return tile_m * (bm / kMetaRowsPerUnit) + cta_n * e_slice_blocks();
+    }
+    SPMMA_HD constexpr int e_slice_offset(int cta_n) const { return cta_n * e_slice_blocks() * units() * kMetaUnitBytes; }
+    SPMMA_HD constexpr int b_col(int kt) const { return kt * bk(); }
+    SPMMA_HD constexpr int b_row(int tile_n, int cta_m) const { return tile_n * bn + cta_m * b_slice_rows(); }
+    SPMMA_HD constexpr int b_slice_offset(int cta_m) const { return cta_m * b_slice_rows() * kStageBRowBytes; }
+
+    // What consumer `c` reads for m64 block j (0..m_blocks-1) at instruction `step` of a stage:
+    // the descriptors' first A row, and the metadata row block of warp w4.
+    SPMMA_HD constexpr int consumer_a_row(int c, int j) const { return c * wg_m() + 64 * j; }
+    SPMMA_HD constexpr int consumer_meta_block(int c, int j, int w4) const {
+        return c * (wg_m() / kMetaRowsPerUnit) + 4 * j + w4;
+    }
+
     // Everything the kernel relies on; the device template static_asserts it, the host tests it.
     SPMMA_HD constexpr bool valid() const {
         const bool n_ok = bn == 64 || bn == 96 || bn == 128 || bn == 192 || bn == 256;
