@@ -38,7 +38,7 @@ Commands::Commands(CLI::App& app) : app_(app) {
     gemm_->add_option("--dist", g.dist, "Operand values: int (small integers, exact), uniform, normal")->capture_default_str();
     gemm_->add_option("--seed", g.seed, "Seed of the operand generator")->capture_default_str();
     gemm_->add_option("--scale-type", g.scale_type, "Block scales: ue8m0 or ue4m3 (none when absent)");
-    gemm_->add_option("--scale-block", g.scale_block, "k elements per block scale: 16 or 32")->capture_default_str();
+    gemm_->add_option("--scale-block", g.scale_block, "k elements per block scale: 16, 32 or 64 (default 64 for ue8m0, 32 for ue4m3)");
     gemm_->add_option("--scale-gen", g.scale_gen, "Block scales: random (in --scale-min..--scale-max) or amax (from real-valued operands)")
         ->capture_default_str();
     gemm_->add_option("--scale-min", g.scale_min, "Smallest random block scale")->capture_default_str();

@@ -89,6 +89,9 @@ void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_
         else p.d = DType::BF16;
     }
     p.c = p.d;
+    // The blocks of the sparse block-scaled instructions: 64 of k with ue8m0 (mxf8f6f4 1X, mxf4 2X),
+    // 32 with ue4m3 (mxf4nvf4 4X).
+    if (p.scale != DType::None && p.scale_block == 0) p.scale_block = p.scale == DType::UE4M3 ? 32 : 64;
     if (!pattern_given) p.pattern = (p.a == DType::E2M1 && p.scale != DType::None) ? Pattern::P4_8 : default_pattern(p.a);
 }
 
@@ -133,7 +136,10 @@ std::optional<Invalid> validate(const Problem& p) {
     if (p.scale != DType::None) {
         if (p.scale != DType::UE8M0 && p.scale != DType::UE4M3) return I{"scale_type", fmt::format("block scales are ue8m0 or ue4m3, not {}", name(p.scale))};
         if (!is_small_float(p.a)) return I{"scale_type", fmt::format("block scaling is for 8/6/4-bit float types, not {}", name(p.a))};
-        if (p.scale_block != 16 && p.scale_block != 32) return I{"scale_block", fmt::format("the scale block is 16 or 32 elements of k, not {}", p.scale_block)};
+        // NOTES: the sparse block-scaled instructions cover 64 or 128 logical k with 1, 2 or 4
+        // scales, so their blocks are 32 or 64 elements of k (16 and 32 for the dense forms).
+        if (p.scale_block != 16 && p.scale_block != 32 && p.scale_block != 64)
+            return I{"scale_block", fmt::format("the scale block is 16, 32 or 64 elements of k, not {}", p.scale_block)};
         if (p.scale_block == 16 && p.a != DType::E2M1) return I{"scale_block", "16-element scale blocks are for e2m1 (nvf4) only"};
         if (p.scale == DType::UE4M3 && (p.a != DType::E2M1 || p.b != DType::E2M1)) return I{"scale_type", "ue4m3 scales are for e2m1 A and B (nvf4) only"};
         if (p.acc != DType::F32) return I{"acc", "block-scaled problems accumulate in f32"};

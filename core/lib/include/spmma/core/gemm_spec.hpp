@@ -17,7 +17,7 @@ struct GemmSpec {
     bool satfinite = false;
     double alpha = 1.0, beta = 0.0;
     uint64_t seed = 42;
-    int scale_block = 32;
+    int scale_block = 0;             // 0: the type's default (64 for ue8m0, 32 for ue4m3)
     int warmup = 5, iterations = 20;
 };
 

@@ -55,7 +55,8 @@ struct Problem {
 };
 
 // Fills acc/d/c/pattern from a and b when they were not given: f16 -> f32 acc, f16 out;
-// bf16 -> bf16 out; tf32 -> f32; 8/6/4-bit floats -> f32 acc, bf16 out; integers -> s32.
+// bf16 -> bf16 out; tf32 -> f32; 8/6/4-bit floats -> f32 acc, bf16 out; integers -> s32;
+// block scales without a block size: 64 of k (ue8m0) or 32 (ue4m3).
 void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_given);
 
 // Why a problem is impossible: the key at fault (m, n, k, a_type, b_type, acc, out, pattern,
