@@ -187,6 +187,10 @@ void CublasGemm::upload(const spmma_operands& ops) {
             c_.upload(padded.data(), padded.size());
         }
     }
+    // NOTES: cuMemcpyHtoD from pageable memory may return before its DMA lands, and cuMemset
+    // is asynchronous; both run on the legacy stream, which the plugin's non-blocking stream
+    // does not wait for. The whole context is synchronized before any launch reads them.
+    CU_CHECK(cuda::require_driver().cuCtxSynchronize());
     uploaded_ = true;
 }
 

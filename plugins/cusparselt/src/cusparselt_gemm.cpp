@@ -79,6 +79,9 @@ void CusparseLtGemm::compress_a(const std::vector<uint8_t>& dense_a) {
     dense.upload(dense_a.data(), dense_a.size());
     cuda::DeviceBuffer valid(sizeof(int));
     valid.fill(0xff);  // a check that writes nothing reads as "invalid"
+    // NOTES: the copy and the memset above run on the legacy stream, which stream_ (non-blocking)
+    // does not wait for; a pageable cuMemcpyHtoD may return before its DMA lands.
+    CU_CHECK(cuda::require_driver().cuCtxSynchronize());
     CUSPARSELT_CHECK(lt_.cusparseLtSpMMAPruneCheck2(&handle_, &mat_a_, 1, CUSPARSE_OPERATION_NON_TRANSPOSE, dptr(dense),
                                                     static_cast<int*>(dptr(valid)), s));
     stream_.synchronize();
@@ -156,6 +159,7 @@ void CusparseLtGemm::upload(const spmma_operands& ops) {
             c_.upload(padded.data(), padded.size());
         }
     }
+    CU_CHECK(cuda::require_driver().cuCtxSynchronize());  // B, C and D's memset are in place (see compress_a)
     search();
     uploaded_ = true;
 }
