@@ -71,7 +71,7 @@ TEST_CASE("emu plugin: sm80 kernels (f16, bf16, tf32, 8- and 4-bit ints, e4m3) v
     }
 }
 
-TEST_CASE("emu plugin: sm120a kernels (kind::f8f6f4, block-scaled mxf4nvf4) verify through the CLI", "[emu]") {
+TEST_CASE("emu plugin: sm120a kernels (kind::f8f6f4, mxf8f6f4, mxf4, mxf4nvf4) verify through the CLI", "[emu]") {
     const spmma_plugin_api* api = emu_api();
     REQUIRE(api);
     if (!has_kernel(api, "emu_sm120a_")) {
@@ -81,7 +81,9 @@ TEST_CASE("emu plugin: sm120a kernels (kind::f8f6f4, block-scaled mxf4nvf4) veri
     const std::string common =
         " --m 40 --n 24 --k 512 --verify full --warmup 0 --iterations 1 --no-progress -p emu --kernel 'emu_sm120a*_s3'";
     for (const char* types : {"--dtype e3m2 --b-type e2m1", "--dtype e2m1 --acc f16 --out f16", "--dtype e2m3 --b-type e5m2",
-                              "--dtype e2m1 --pattern 4:8 --scale-type ue4m3 --scale-block 32"}) {
+                              "--dtype e4m3 --b-type e2m1 --scale-type ue8m0 --scale-block 64",      // mxf8f6f4 1X
+                              "--dtype e2m1 --pattern 4:8 --scale-type ue8m0 --scale-block 64",      // mxf4, mxf4nvf4 2X
+                              "--dtype e2m1 --pattern 4:8 --scale-type ue4m3 --scale-block 32"}) {   // mxf4nvf4 4X
         INFO(types);
         const Cli r = spmma(std::string("gemm ") + types + common);
         INFO(r.out);
