@@ -1,0 +1,91 @@
+#include "kernels.hpp"
+
+#include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_sm120a/kernel_list.hpp>
+
+#include <cstring>
+#include <vector>
+
+SPMMA_DECLARE_FATBIN(sm120a_spgemm_f8f6f4)
+SPMMA_DECLARE_FATBIN(sm120a_spgemm_mxf8f6f4)
+SPMMA_DECLARE_FATBIN(sm120a_spgemm_mxf4)
+SPMMA_DECLARE_FATBIN(sm120a_spgemm_mxf4nvf4)
+
+namespace spmma_sm120a {
+
+std::string form_label(const Form& f) {
+    std::string s = kind_name(f.kind);
+    if (f.scaled()) s += ".block_scale.scale_vec::" + std::to_string(f.scale_vec) + "X";
+    s += std::string(" ") + spmma_dtype_name(f.a) + " x " + spmma_dtype_name(f.b) + " -> " + spmma_dtype_name(f.acc);
+    if (f.scaled()) s += std::string(", ") + spmma_dtype_name(f.scale) + " per " + std::to_string(f.scale_block()) + " k";
+    return s;
+}
+
+namespace {
+
+std::string describe(const Form& f, const Tile& t) {
+    return form_label(f) + ", " + std::to_string(t.bm) + "x" + std::to_string(t.bn) + " CTA of " +
+           std::to_string(t.warps()) + " warps (" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + " each), " +
+           std::to_string(t.stages) + " cp.async stages, " + std::to_string(t.smem_bytes(f) / 1024) + " KiB shared";
+}
+
+std::vector<KernelDesc> build() {
+    std::vector<KernelDesc> v;
+#define SPMMA_SM120A_ADD(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages)                       \
+    {                                                                                                     \
+        const Form f = SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE);                                     \
+        const Tile t{bm, bn, wm, wn, stages};                                                             \
+        v.push_back(KernelDesc{#name, f, t, image, describe(f, t)});                                      \
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm120a_spgemm_f8f6f4);
+        SPMMA_SM120A_KERNELS_F8F6F4(SPMMA_SM120A_ADD)
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm120a_spgemm_mxf8f6f4);
+        SPMMA_SM120A_KERNELS_MXF8F6F4(SPMMA_SM120A_ADD)
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm120a_spgemm_mxf4);
+        SPMMA_SM120A_KERNELS_MXF4(SPMMA_SM120A_ADD)
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm120a_spgemm_mxf4nvf4);
+        SPMMA_SM120A_KERNELS_MXF4NVF4(SPMMA_SM120A_ADD)
+    }
+#undef SPMMA_SM120A_ADD
+    return v;
+}
+
+const std::vector<KernelDesc>& table() {
+    static const std::vector<KernelDesc> t = build();
+    return t;
+}
+
+}  // namespace
+
+std::span<const KernelDesc> kernels() { return table(); }
+
+std::span<const spmma_kernel_info> kernel_infos() {
+    static const std::vector<spmma_kernel_info> infos = [] {
+        std::vector<spmma_kernel_info> v;
+        for (const KernelDesc& k : table()) {
+            spmma_kernel_info i{};
+            i.struct_size = sizeof i;
+            i.name = k.name;
+            i.description = k.description.c_str();
+            v.push_back(i);
+        }
+        return v;
+    }();
+    return infos;
+}
+
+const KernelDesc* find_kernel(const char* name) {
+    if (!name) return nullptr;
+    for (const KernelDesc& k : table())
+        if (std::strcmp(k.name, name) == 0) return &k;
+    return nullptr;
+}
+
+}  // namespace spmma_sm120a

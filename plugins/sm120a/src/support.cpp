@@ -1,0 +1,140 @@
+#include "support.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace spmma_sm120a {
+namespace {
+
+bool is_float_out(spmma_dtype t) { return t == SPMMA_F32 || t == SPMMA_F16 || t == SPMMA_BF16; }
+
+std::string problem_label(const spmma_problem& p) {
+    std::string s = std::string(spmma_dtype_name(p.a_type)) + " x " + spmma_dtype_name(p.b_type) + " -> " +
+                    spmma_dtype_name(p.acc_type) + " (" + spmma_pattern_name(p.pattern) + ")";
+    if (p.scale_type != SPMMA_DTYPE_NONE)
+        s += std::string(", ") + spmma_dtype_name(p.scale_type) + " per " + std::to_string(p.scale_block) + " k";
+    return s;
+}
+
+// Why the block-scale parameters fit no sm_120a sparse form (empty when they fit one).
+std::string scale_reason(const spmma_problem& p) {
+    const std::string block = std::to_string(p.scale_block);
+    if (p.scale_type != SPMMA_UE8M0 && p.scale_type != SPMMA_UE4M3)
+        return std::string("block scales are ue8m0 or ue4m3, not ") + spmma_dtype_name(p.scale_type);
+    if (p.acc_type != SPMMA_F32) return "block-scaled mma.sp accumulates in f32";
+    if (p.pattern == SPMMA_PATTERN_2_4) {
+        if (p.scale_type != SPMMA_UE8M0)
+            return "kind::mxf8f6f4 (2:4 A) takes ue8m0 scales; ue4m3 (nvf4) is kind::mxf4nvf4, e2m1 with the pairwise 4:8 pattern";
+        if (p.scale_block != 64)
+            return "sparse kind::mxf8f6f4 (m16n8k64, scale_vec::1X) scales 64 elements of k per factor; a " + block +
+                   "-element scale block is no sm_120a mma.sp form";
+        return {};
+    }
+    if (p.scale_type == SPMMA_UE8M0) {
+        if (p.scale_block == 64) return {};
+        if (p.scale_block == 32)
+            return "ue8m0 scales per 32 elements of k need mma.sp kind::mxf4nvf4 scale_vec::4X with ue8m0 (PTX ISA 9.1), "
+                   "which this build's ptxas lacks; sparse ue8m0 e2m1 blocks are 64 elements (scale_vec::2X)";
+        return "sparse kind::mxf4 / mxf4nvf4 (m16n8k128) with ue8m0 scale 64 elements of k per factor (scale_vec::2X); a " +
+               block + "-element scale block is no sm_120a mma.sp form";
+    }
+    if (p.scale_block != 32)
+        return "sparse kind::mxf4nvf4 with ue4m3 is scale_vec::4X: one scale per 32 elements of k (m16n8k128); a " + block +
+               "-element scale block is no sm_120a mma.sp form";
+    return {};
+}
+
+}  // namespace
+
+std::string device_reason(const spmma_plugin::cuda::DeviceProperties& dev) {
+    if (dev.major == 12 && (dev.minor == 0 || dev.minor == 1)) return {};
+    return "built, needs sm_120a (RTX Blackwell / GB20x) or sm_121a (GB10); device is " + dev.arch();
+}
+
+std::string problem_reason(const spmma_problem& p) {
+    if (!is_f8f6f4_type(p.a_type) || !is_f8f6f4_type(p.b_type))
+        return std::string("no sm_120a mma.sp .kind form takes ") + spmma_dtype_name(p.a_type) + " x " +
+               spmma_dtype_name(p.b_type) + ": A and B must be e4m3, e5m2, e3m2, e2m3 or e2m1 (other types: the sm80 plugin)";
+    if (p.saturate) return "satfinite applies to s32 accumulation only";
+    if (!is_float_out(p.d_type)) return std::string("D must be f32, f16 or bf16, not ") + spmma_dtype_name(p.d_type);
+    if (p.beta != 0 && p.c_type != p.d_type)
+        return std::string("C must have D's type (") + spmma_dtype_name(p.d_type) + "), not " + spmma_dtype_name(p.c_type);
+    if (p.pattern != SPMMA_PATTERN_2_4 && p.pattern != SPMMA_PATTERN_4_8_PAIRWISE)
+        return std::string("A must be 2:4 sparse (kind::f8f6f4 / mxf8f6f4) or pairwise 4:8 e2m1 (kind::mxf4 / mxf4nvf4), not ") +
+               spmma_pattern_name(p.pattern);
+    if (p.pattern == SPMMA_PATTERN_4_8_PAIRWISE && (p.a_type != SPMMA_E2M1 || p.b_type != SPMMA_E2M1))
+        return std::string("pairwise 4:8 sparsity is kind::mxf4 / mxf4nvf4, e2m1 x e2m1 only, not ") +
+               spmma_dtype_name(p.a_type) + " x " + spmma_dtype_name(p.b_type) + " (those take 2:4)";
+    if (p.scale_type == SPMMA_DTYPE_NONE) {
+        if (p.pattern != SPMMA_PATTERN_2_4)
+            return "pairwise 4:8 e2m1 is kind::mxf4 / mxf4nvf4, which are block-scaled: give a scale type";
+        if (p.acc_type != SPMMA_F32 && p.acc_type != SPMMA_F16)
+            return std::string("kind::f8f6f4 accumulates in f32 or f16, not ") + spmma_dtype_name(p.acc_type);
+        if (p.acc_type == SPMMA_F16 && p.d_type != SPMMA_F16)
+            return std::string("f16 accumulation writes f16 D, not ") + spmma_dtype_name(p.d_type);
+    } else {
+        const std::string why = scale_reason(p);
+        if (!why.empty()) return why;
+    }
+    const int group = p.pattern == SPMMA_PATTERN_2_4 ? 4 : 8;
+    if (p.k % group != 0)
+        return "k must be a multiple of " + std::to_string(group) + " for the " + spmma_pattern_name(p.pattern) +
+               " pattern (k = " + std::to_string(p.k) + ")";
+    if (p.scale_type != SPMMA_DTYPE_NONE && p.k % p.scale_block != 0)
+        return "k must be a multiple of the scale block " + std::to_string(p.scale_block) + " (k = " + std::to_string(p.k) + ")";
+    constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max() - 512;
+    if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim) return "m, n and k must be below 2^31";
+    for (const KernelDesc& k : kernels())
+        if (form_matches(k.form, p)) return {};
+    return "no sm120a kernel for " + problem_label(p);
+}
+
+bool form_matches(const Form& f, const spmma_problem& p) {
+    if (f.a != p.a_type || f.b != p.b_type || f.acc != p.acc_type || f.pattern() != p.pattern) return false;
+    if (f.scale != p.scale_type) return false;
+    return !f.scaled() || f.scale_block() == p.scale_block;
+}
+
+std::string kernel_reason(const KernelDesc& k, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
+    if (!form_matches(k.form, p))
+        return std::string("kernel ") + k.name + " runs " + form_label(k.form) + ", not " + problem_label(p);
+    if (k.smem_bytes() > dev.max_smem_per_block_optin)
+        return std::string("kernel ") + k.name + " needs " + std::to_string(k.smem_bytes() / 1024) +
+               " KiB of shared memory per block, " + dev.arch() + " allows " +
+               std::to_string(dev.max_smem_per_block_optin / 1024) + " KiB";
+    const int64_t tiles = ((p.m + k.tile.bm - 1) / k.tile.bm) * ((p.n + k.tile.bn - 1) / k.tile.bn);
+    if (tiles > std::numeric_limits<int32_t>::max()) return "too many CTA tiles for one launch";
+    return {};
+}
+
+const KernelDesc* choose_kernel(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev, std::string* why) {
+    const KernelDesc* best = nullptr;
+    double best_score = -1;
+    std::string last;
+    const int sms = dev.sm_count > 0 ? dev.sm_count : 1;
+    for (const KernelDesc& k : kernels()) {
+        const std::string r = kernel_reason(k, p, dev);
+        if (!r.empty()) {
+            if (form_matches(k.form, p)) last = r;
+            continue;
+        }
+        // NOTES: the share of the last wave's SMs that get work, times a per-tile efficiency
+        // (the 128x128 tile moves fewer bytes per flop), times the share of computed elements
+        // that lie inside m x n. Ties keep the first kernel (kind::mxf4 before mxf4nvf4 2X).
+        const double tiles_m = double((p.m + k.tile.bm - 1) / k.tile.bm), tiles_n = double((p.n + k.tile.bn - 1) / k.tile.bn);
+        const double tiles = tiles_m * tiles_n;
+        const double waves = std::ceil(tiles / sms);
+        const double fill = tiles / (waves * sms);
+        const double eff = k.tile.bn >= 128 ? 1.0 : 0.85;
+        const double used = double(p.m) * double(p.n) / (tiles_m * k.tile.bm * tiles_n * k.tile.bn);
+        const double score = fill * eff * used;
+        if (score > best_score) {
+            best_score = score;
+            best = &k;
+        }
+    }
+    if (!best && why) *why = last.empty() ? problem_reason(p) : last;
+    return best;
+}
+
+}  // namespace spmma_sm120a

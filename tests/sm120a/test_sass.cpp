@@ -1,0 +1,131 @@
+// The plugin's embedded sm_120a cubin, disassembled with cuobjdump (PyPI nvidia-cuda-cuobjdump):
+// every kernel of the lists is there and issues its form's sparse MMA, 2 steps x 16 atoms each
+// (QMMA.SP for kind::f8f6f4, QMMA.SF.SP for kind::mxf8f6f4, OMMA.SF.SP for kind::mxf4 /
+// mxf4nvf4), and the sm_121a cubin carries the same kernels.
+#include <spmma_sm120a/kernel_list.hpp>
+#include <spmma_sm120a/layout.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cctype>
+#include <cstdio>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace L = spmma_sm120a;
+
+std::string run(const std::string& cmd) {
+    std::string out;
+    FILE* f = popen(cmd.c_str(), "r");
+    if (!f) return out;
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
+    pclose(f);
+    return out;
+}
+
+std::string upper(const char* s) {
+    std::string u(s);
+    for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return u;
+}
+
+// The SASS mnemonic prefix of a form's sparse MMA (as cuobjdump 13 prints it).
+std::string sass_of(const L::Form& f) {
+    const std::string ab = upper(spmma_dtype_name(f.a)) + "." + upper(spmma_dtype_name(f.b));
+    switch (f.kind) {
+        case L::Kind::F8F6F4: return "QMMA.SP.16864." + upper(spmma_dtype_name(f.acc)) + "." + ab + " ";
+        case L::Kind::MXF8F6F4: return "QMMA.SF.SP.16864.F32." + ab + ".E8 ";
+        default: return f.scale == SPMMA_UE4M3 ? "OMMA.SF.SP.168128.F32.E2M1.E2M1.UE4M3.4X " : "OMMA.SF.SP.168128.F32.E2M1.E2M1.E8 ";
+    }
+}
+
+// Function name -> its SASS text, from `cuobjdump -sass` output.
+std::map<std::string, std::string> functions(const std::string& sass) {
+    std::map<std::string, std::string> out;
+    std::string current;
+    size_t pos = 0;
+    while (pos < sass.size()) {
+        size_t end = sass.find('\n', pos);
+        if (end == std::string::npos) end = sass.size();
+        const std::string line = sass.substr(pos, end - pos);
+        const size_t f = line.find("Function : ");
+        if (f != std::string::npos) {
+            current = line.substr(f + 11);
+            while (!current.empty() && std::isspace(static_cast<unsigned char>(current.back()))) current.pop_back();
+        } else if (!current.empty()) {
+            out[current] += line + "\n";
+        }
+        pos = end + 1;
+    }
+    return out;
+}
+
+int count(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+    return n;
+}
+
+struct Entry {
+    std::string name;
+    L::Form form;
+    L::Tile tile;
+};
+
+std::vector<Entry> all_kernels() {
+    std::vector<Entry> v;
+#define SPMMA_SM120A_TEST_ADD(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages) \
+    v.push_back(Entry{#name, SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE), L::Tile{bm, bn, wm, wn, stages}});
+    SPMMA_SM120A_KERNELS_F8F6F4(SPMMA_SM120A_TEST_ADD)
+    SPMMA_SM120A_KERNELS_MXF8F6F4(SPMMA_SM120A_TEST_ADD)
+    SPMMA_SM120A_KERNELS_MXF4(SPMMA_SM120A_TEST_ADD)
+    SPMMA_SM120A_KERNELS_MXF4NVF4(SPMMA_SM120A_TEST_ADD)
+#undef SPMMA_SM120A_TEST_ADD
+    return v;
+}
+
+std::string disassemble(const char* arch) {
+    const std::string tool = SPMMA_CUOBJDUMP;
+    if (tool.empty())
+        FAIL("cuobjdump was not found when CMake ran: pip install --target " SPMMA_SOURCE_DIR
+             "/.tools nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, then re-run cmake");
+    return run("'" + tool + "' -sass -arch " + arch + " '" SPMMA_SM120A_PLUGIN "' 2>&1");
+}
+
+}  // namespace
+
+TEST_CASE("sm120a SASS: the sm_120a cubin holds OMMA.SF.SP, QMMA.SF.SP and QMMA.SP, each kernel its form's, 32 per kernel", "[sm120a]") {
+    const std::string sass = disassemble("sm_120a");
+    INFO(sass.substr(0, 400));
+    REQUIRE(count(sass, "OMMA.SF.SP.168128") > 0);
+    REQUIRE(count(sass, "QMMA.SF.SP.16864") > 0);
+    REQUIRE(count(sass, "QMMA.SP.16864") > 0);
+    const auto fns = functions(sass);
+    const auto kernels = all_kernels();
+    REQUIRE(fns.size() == kernels.size());
+    for (const Entry& k : kernels) {
+        INFO(k.name);
+        const auto it = fns.find(k.name);
+        REQUIRE(it != fns.end());
+        const int per_kernel = L::kSteps * (k.tile.wm / L::kAtomRows) * (k.tile.wn / L::kAtomCols);
+        CHECK(count(it->second, sass_of(k.form)) == per_kernel);
+        CHECK(count(it->second, "MMA") == per_kernel);  // no other MMA (e.g. a dense fallback)
+    }
+}
+
+TEST_CASE("sm120a SASS: the sm_121a cubin carries the same kernels", "[sm120a]") {
+    const auto fns = functions(disassemble("sm_121a"));
+    const auto kernels = all_kernels();
+    REQUIRE(fns.size() == kernels.size());
+    for (const Entry& k : kernels) {
+        INFO(k.name);
+        const auto it = fns.find(k.name);
+        REQUIRE(it != fns.end());
+        CHECK(count(it->second, sass_of(k.form)) > 0);
+    }
+}
