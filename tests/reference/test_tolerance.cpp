@@ -152,7 +152,8 @@ TEST_CASE("simulated hardware accumulators stay inside the tolerance up to k = 8
                         }
                     }
                 }
-    WARN("largest error / bound over all simulated accumulators: " << worst);
+    INFO("largest error / bound over all simulated accumulators: " << worst);  // 0.80 when written
+    REQUIRE(worst > 0.05);  // the simulation really rounds
 }
 
 TEST_CASE("one wrong product is outside the tolerance for f32 accumulation of 16-bit inputs up to k = 4096") {
