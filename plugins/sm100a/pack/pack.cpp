@@ -49,8 +49,9 @@ void pack_rows(Kind k, spmma_dtype t, const void* src, int64_t rows, int64_t src
     const size_t dst_row = static_cast<size_t>(dst_elems) * static_cast<size_t>(bits) / 8;
     auto* d = static_cast<uint8_t*>(dst);
     std::memset(d, 0, dst_row * static_cast<size_t>(rows));
-    const bool container = (k == Kind::F8F6F4 || k == Kind::MXF8F6F4);
-    if (!container) {
+    const int tbits = canonical_bits(t) == 4 ? 4 : (t == SPMMA_E3M2 || t == SPMMA_E2M3) ? 6 : canonical_bits(t);
+    const bool padded16 = (k == Kind::F8F6F4 || k == Kind::MXF8F6F4) && tbits < 8;
+    if (!padded16) {
         // Same bits as canonical: copy the rows (packed e2m1 rows are whole bytes: src_elems even).
         require(canonical_bits(t) == bits, "element type does not match the kind's operand width");
         require((src_elems * bits) % 8 == 0, "rows must be whole bytes");
@@ -59,12 +60,18 @@ void pack_rows(Kind k, spmma_dtype t, const void* src, int64_t rows, int64_t src
         for (int64_t r = 0; r < rows; ++r) std::memcpy(d + r * dst_row, s + r * src_row, src_row);
         return;
     }
-    // kind::f8f6f4 containers: 8-bit types as they are, e3m2/e2m3 in bits 5..0 (as canonical),
-    // e2m1 in bits 5..2.
+    // kind::f8f6f4 / mxf8f6f4 with 4- or 6-bit types (PTX ISA 9.7.16.10.4.4 "Packing format used
+    // for matrix A and B by .kind::mxf8f6f4 in Shared Memory"): each 16 consecutive elements of a
+    // row occupy one 16-byte chunk (the row is as long as one of 8-bit elements), bit-packed
+    // little-endian from bit 0 (element e at bits tbits*e ..), the rest of the chunk padding.
+    // It is the image TMA writes for CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B / 16U6_ALIGN16B.
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t e = 0; e < src_elems; ++e) {
-            const uint32_t code = load_canonical(t, src, r * src_elems + e);
-            d[r * dst_row + e] = static_cast<uint8_t>(t == SPMMA_E2M1 ? (code & 0xFu) << 2 : code & 0xFFu);
+            const uint32_t code = load_canonical(t, src, r * src_elems + e) & ((1u << tbits) - 1u);
+            uint8_t* chunk = d + r * dst_row + (e / 16) * 16;
+            const int bit = tbits * static_cast<int>(e % 16);
+            chunk[bit / 8] |= static_cast<uint8_t>(code << (bit % 8));
+            if (bit % 8 + tbits > 8) chunk[bit / 8 + 1] |= static_cast<uint8_t>(code >> (8 - bit % 8));
         }
 }
 

@@ -23,7 +23,7 @@ const char* types_of(Kind k) {
     switch (k) {
         case Kind::F16: return "f16 x f16 or bf16 x bf16";
         case Kind::TF32: return "tf32 x tf32";
-        case Kind::F8F6F4: return "e4m3/e5m2/e3m2/e2m3/e2m1 x the same (8-bit containers)";
+        case Kind::F8F6F4: return "e4m3/e5m2/e3m2/e2m3/e2m1 x the same";
         case Kind::I8: return "s8/u8 x s8/u8";
         case Kind::MXF8F6F4: return "e4m3/e5m2/e3m2/e2m3/e2m1 x the same, ue8m0 scales per 64 k";
         case Kind::MXF4: return "e2m1 x e2m1 (pairwise 4:8), ue8m0 scales per 64 k";

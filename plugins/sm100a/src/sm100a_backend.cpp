@@ -7,6 +7,7 @@
 #include "sm100a_gemm.hpp"
 
 #include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_sm100a/target.hpp>
 
 namespace spmma_sm100a {
 namespace {
@@ -30,12 +31,7 @@ public:
         return i;
     }
 
-    // NOTES: the embedded cubins are sm_100a code (the 'a' features do not carry to other
-    // compute capabilities, not even sm_103 or sm_110), so only compute capability 10.0 runs them.
-    std::string runs_on(const cuda::DeviceProperties& p) const override {
-        if (p.major == 10 && p.minor == 0) return {};
-        return "built, needs sm_100a (B200/GB200); device is " + p.arch();
-    }
+    std::string runs_on(const cuda::DeviceProperties& p) const override { return device_reason(p.major, p.minor); }
 
     std::span<const spmma_kernel_info> kernels() const override { return kernel_infos(); }
 

@@ -22,7 +22,7 @@ namespace spmma_sm100a {
 enum class Kind : int32_t {
     F16 = 0,       // f16 x f16 / bf16 x bf16, 2:4, K = 32
     TF32 = 1,      // tf32 x tf32, 1:2, K = 16
-    F8F6F4 = 2,    // e4m3/e5m2/e3m2/e2m3/e2m1 in 8-bit containers, 2:4, K = 64
+    F8F6F4 = 2,    // e4m3/e5m2/e3m2/e2m3/e2m1 (4/6-bit ones padded to 8-bit slots), 2:4, K = 64
     I8 = 3,        // s8/u8, 2:4, K = 64
     MXF8F6F4 = 4,  // as F8F6F4 with ue8m0 block scales, scale_vec::1X
     MXF4 = 5,      // packed e2m1, pairwise 4:8, K = 128, ue8m0, scale_vec::2X
@@ -37,7 +37,8 @@ SPMMA_SM100A_HD constexpr bool is_block_scaled(Kind k) {
 }
 
 struct KindTraits {
-    int elem_bits;   // bits of one A or B element in shared memory (32, 16, 8 or 4)
+    int elem_bits;   // bits one A or B element takes in shared memory (32, 16, 8 or 4; f8f6f4's
+                     // 4- and 6-bit types take 8: 16 per padded 16-byte chunk)
     int mma_k;       // logical k of one instruction
     int group;       // logical elements one metadata nibble covers (4, 2 or 8)
     int meta_cols;   // tensor-memory columns of metadata one instruction reads (M = 128): 1 or 2

@@ -1,9 +1,10 @@
 // Host-side packing of the canonical operands (core/include/spmma/plugin.h) into what the sm100a
 // kernels load with TMA and move to tensor memory. Pure C++ (no CUDA): the plugin and the tests
 // link it.
-//   A values: m rows of kp/2 elements in the instruction's shared-memory format (f16/bf16 and
-//             tf32 as they are; kind::f8f6f4 and mxf8f6f4: one 8-bit container per element, e2m1
-//             in bits 5..2; kind::mxf4*: packed e2m1 as canonical), zero padded to kp.
+//   A values: m rows of kp/2 elements in the instruction's shared-memory format (16/32-bit and
+//             8-bit types as they are; kind::f8f6f4 and mxf8f6f4 with e2m1/e3m2/e2m3: 16 elements
+//             bit-packed per 16-byte chunk plus padding, a row as long as with 8-bit elements;
+//             kind::mxf4*: packed e2m1 as canonical), zero padded to kp.
 //   B:        n rows (columns of B) of kp elements, same formats, zero padded.
 //   metadata: one 2048-byte chunk per (128-row block, stage) in tensor-memory order
 //             (tmem_layout.hpp meta_position), chunk (rb, kt) at (rb * k_stages + kt) * 2048;
