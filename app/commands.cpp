@@ -65,6 +65,9 @@ void Commands::add_common(CLI::App* cmd, Common& c, bool run_options) {
     if (!run_options) return;
     cmd->add_option("--plugin,-p", c.plugins, "Run only these plugins (repeat or comma-separate)")->delimiter(',');
     cmd->add_option("--kernel", c.kernels, "Run the kernels whose names match these globs (e.g. 'sm90a_*_128x*')")->delimiter(',');
+    cmd->add_option("--emulate", c.emulate,
+                    "Run a GPU family's packing and instruction model on the CPU instead (sm80, sm120a): "
+                    "the emu plugin with --kernel 'emu_FAMILY*'");
     cmd->add_option("--warmup", c.warmup, "Untimed launches before timing (default 5 or the file's)");
     cmd->add_option("--iterations", c.iterations, "Timed launches (default 20 or the file's)");
     cmd->add_option("--verify", c.verify, "full, sampled, auto (full below a size) or none");
@@ -113,6 +116,14 @@ int Commands::run_jobs_command(const std::vector<Job>& jobs, const Common& c) {
     RunnerOptions o;
     o.plugins = c.plugins;
     o.kernels = c.kernels;
+    if (!c.emulate.empty()) {
+        if (!c.plugins.empty() || !c.kernels.empty()) {
+            fmt::print(stderr, "spmma: --emulate chooses the plugin and kernels itself: drop --plugin/--kernel\n");
+            return kExitUsage;
+        }
+        o.plugins = {"emu"};
+        o.kernels = {"emu_" + c.emulate + "*"};
+    }
     o.device = c.device;
     if (c.warmup >= 0) o.warmup = c.warmup;
     if (c.iterations >= 0) o.iterations = c.iterations;

@@ -20,6 +20,7 @@ public:
 private:
     struct Common {
         std::vector<std::string> plugins, kernels, plugin_dirs;
+        std::string emulate;
         int device = 0;
         int warmup = -1, iterations = -1;
         std::string verify, json, csv, baseline, save_operands, save_failures;

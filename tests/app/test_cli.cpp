@@ -142,3 +142,11 @@ TEST_CASE("spmma compare passes a rerun and fails a verification regression", "[
     CHECK_THAT(r.out, Catch::Contains("REGRESSION: was verified, now failed"));
     CHECK(spmma_cli("compare " + a + " " + write_file("junk.jsonl", "not json\n")).code == 2);
 }
+
+TEST_CASE("--emulate runs a GPU family's packing through its instruction model and verifies", "[cli][emu]") {
+    const auto r = spmma_cli("gemm --m 40 --n 24 --k 128 --dtype e4m3 --emulate sm120a --verify full --no-progress");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("emu_sm120a"));
+    CHECK(spmma_cli("gemm --m 8 --n 8 --k 32 --emulate sm80 --plugin cpu").code == 2);
+}

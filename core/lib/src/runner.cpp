@@ -107,6 +107,13 @@ std::string file_stem(const Job& job, const std::string& plugin, const std::stri
     return s;
 }
 
+std::string handle_kernel(const Plugin& p, const spmma_handle* h) {
+    char name[256] = {};
+    p.check(p.api().handle_kernel(h, name, sizeof name), "handle_kernel");
+    name[sizeof name - 1] = '\0';
+    return name;
+}
+
 class Runner {
 public:
     Runner(const std::vector<Plugin>& plugins, const RunnerOptions& o, const std::vector<RecordSink*>& sinks, Progress* progress)
@@ -240,6 +247,7 @@ private:
         r.kernel = kernel;
         std::vector<uint8_t> d;
         std::string stage = "operands";
+        std::string selector;
         try {
             const Operands& ops = state.operands();
             const spmma_problem abi = job.problem.to_abi();
@@ -248,10 +256,13 @@ private:
             spmma_handle* raw = nullptr;
             p.check(p.api().create(opts_.device, &abi, kernel.empty() ? nullptr : kernel.c_str(), &raw), "create");
             Handle h(p, raw);
-            char kname[256] = {};
-            p.check(p.api().handle_kernel(h.get(), kname, sizeof kname), "handle_kernel");
-            kname[sizeof kname - 1] = '\0';
-            r.kernel = kname;
+            r.kernel = handle_kernel(p, h.get());
+            // What reruns this record: the kernel asked for, or the plugin's choice when it is a
+            // kernel of its list (a name the plugin refines later, e.g. with an algorithm, is not).
+            selector = kernel;
+            if (selector.empty())
+                for (const auto& k : p.kernels)
+                    if (k.name == r.kernel) selector = r.kernel;
             stage = "upload";
             p.check(p.api().upload(h.get(), &view), "upload");
             stage = "run";
@@ -262,6 +273,7 @@ private:
             cfg.iterations = job.iterations;
             cfg.times_ms = times.data();
             p.check(p.api().run(h.get(), &cfg), "run");
+            r.kernel = handle_kernel(p, h.get());  // may now name what the plugin chose while running
             stage = "download";
             d.assign(storage_bytes(job.problem.d, job.problem.m * job.problem.n), 0);
             p.check(p.api().download(h.get(), d.data(), d.size()), "download");
@@ -273,7 +285,7 @@ private:
             emit(r);
             return;
         }
-        r.command = reproduce_command(job, p.name, r.kernel, opts_.plugin_dir);
+        r.command = reproduce_command(job, p.name, selector, opts_.plugin_dir);
         try {
             stage = "verify";
             if (job.verify == reference::VerifyMode::None) {

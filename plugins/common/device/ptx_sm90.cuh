@@ -19,7 +19,7 @@ __device__ __forceinline__ uint32_t smem_addr(const void* p) {
     return static_cast<uint32_t>(__cvta_generic_to_shared(p));
 }
 
-// PTX ISA 9.7.9.21 mapa [data-movement-and-conversion-instructions-mapa]: the shared::cluster
+// PTX ISA mapa [data-movement-and-conversion-instructions-mapa]: the shared::cluster
 // address of the same offset in the CTA of rank `cta_rank` in this cluster.
 __device__ __forceinline__ uint32_t mapa_shared_cluster(uint32_t smem_cta_addr, uint32_t cta_rank) {
     uint32_t out;
@@ -29,28 +29,28 @@ __device__ __forceinline__ uint32_t mapa_shared_cluster(uint32_t smem_cta_addr, 
 
 // ---- ids -----------------------------------------------------------------------------------
 
-// PTX ISA 10.13 %cluster_ctarank [special-registers-cluster-ctarank]: this CTA's rank in its cluster.
+// PTX ISA special register %cluster_ctarank [special-registers-cluster-ctarank]: this CTA's rank in its cluster.
 __device__ __forceinline__ uint32_t cluster_ctarank() {
     uint32_t r;
     asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
     return r;
 }
 
-// PTX ISA 10.12 %clusterid [special-registers-clusterid]: x of this CTA's cluster in the grid.
+// PTX ISA special register %clusterid [special-registers-clusterid]: x of this CTA's cluster in the grid.
 __device__ __forceinline__ uint32_t cluster_id_x() {
     uint32_t r;
     asm volatile("mov.u32 %0, %%clusterid.x;" : "=r"(r));
     return r;
 }
 
-// PTX ISA 10.14 %nclusterid [special-registers-nclusterid]: clusters in the grid along x.
+// PTX ISA special register %nclusterid [special-registers-nclusterid]: clusters in the grid along x.
 __device__ __forceinline__ uint32_t cluster_count_x() {
     uint32_t r;
     asm volatile("mov.u32 %0, %%nclusterid.x;" : "=r"(r));
     return r;
 }
 
-// PTX ISA 9.7.13.x elect.sync [parallel-synchronization-and-communication-instructions-elect-sync]:
+// PTX ISA elect.sync [parallel-synchronization-and-communication-instructions-elect-sync]:
 // true in exactly one active lane of the full warp.
 __device__ __forceinline__ bool elect_one() {
     uint32_t pred = 0;
@@ -147,9 +147,8 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t pari
 
 // ---- tensor copy engine (TMA) --------------------------------------------------------------
 
-// PTX ISA 9.7.9.25.5.2 prefetch.tensor [data-movement-and-conversion-instructions-prefetch-prefetchu]
-// is not used; the tensor map itself is prefetched:
-// PTX ISA prefetch{.tensormap} [data-movement-and-conversion-instructions-prefetch-prefetchu].
+// PTX ISA prefetch{.tensormap} [data-movement-and-conversion-instructions-prefetch-prefetchu]:
+// brings a tensor map (a __grid_constant__ kernel parameter) into the cache ahead of its first use.
 __device__ __forceinline__ void prefetch_tensormap(const void* tensor_map) {
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(tensor_map)) : "memory");
 }

@@ -155,7 +155,12 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& o) noexcept {
 
 void DeviceBuffer::upload(const void* host, size_t bytes, size_t offset) {
     if (offset + bytes > bytes_) fail(SPMMA_INVALID_ARGUMENT, "upload past the end of a device buffer");
-    if (bytes) CU_CHECK(require_driver().cuMemcpyHtoD(ptr_ + offset, host, bytes));
+    if (bytes) {
+        // NOTES: a copy from pageable memory may return before it lands, and plugins launch on
+        // non-blocking streams that do not wait for it: finish it here (uploads are not timed).
+        CU_CHECK(require_driver().cuMemcpyHtoD(ptr_ + offset, host, bytes));
+        CU_CHECK(require_driver().cuCtxSynchronize());
+    }
 }
 
 void DeviceBuffer::download(void* host, size_t bytes, size_t offset) const {
@@ -164,7 +169,10 @@ void DeviceBuffer::download(void* host, size_t bytes, size_t offset) const {
 }
 
 void DeviceBuffer::fill(uint8_t byte) {
-    if (bytes_) CU_CHECK(require_driver().cuMemsetD8(ptr_, byte, bytes_));
+    if (bytes_) {
+        CU_CHECK(require_driver().cuMemsetD8(ptr_, byte, bytes_));
+        CU_CHECK(require_driver().cuCtxSynchronize());  // see upload
+    }
 }
 
 // ---- Module --------------------------------------------------------------------------------
