@@ -73,7 +73,7 @@ TEST_CASE("a correct D (the reference rounded to d_type) passes full and sampled
         }
 }
 
-TEST_CASE("full and sampled expected values equal the naive loop; sampled holds whole rows and columns plus random elements") {
+TEST_CASE("full and sampled expected values equal the naive loop, and sampled holds whole rows and columns plus random elements") {
     ProblemSpec s;
     s.m = 41;
     s.n = 33;
