@@ -112,7 +112,7 @@ __device__ __forceinline__ void register_fence(uint32_t& r) { asm volatile("" : 
 
 // ---- register budget -------------------------------------------------------------------------
 
-// PTX ISA 9.7.19.? setmaxnreg [miscellaneous-instructions-setmaxnreg]: the warp's register
+// PTX ISA setmaxnreg [miscellaneous-instructions-setmaxnreg]: the warp's register
 // budget becomes N (a multiple of 8 in 24..256); every warp of the warpgroup executes it. Takes
 // effect only when the kernel has a register cap at entry (__launch_bounds__(threads, 1)).
 template <int N>

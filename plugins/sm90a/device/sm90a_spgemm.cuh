@@ -63,10 +63,13 @@ struct SpGemm {
     static_assert(kConsumers * kMBlocks * 64 == BM, "consumers must cover the tile's rows");
     static_assert(kAccRegs * kMBlocks <= 128, "accumulators must fit the consumer register budget");
 
-    // Producer / consumer register budgets (setmaxnreg), within 64K registers per SM.
+    // Producer / consumer register budgets (setmaxnreg), within 64K registers per SM. With one
+    // consumer (256 threads) every warp already gets up to 255 registers at launch: no setmaxnreg.
+    static constexpr bool kSetMaxNReg = kConsumers == 2;
     static constexpr int kProducerRegs = 40;
-    static constexpr int kConsumerRegs = kConsumers == 2 ? 232 : 240;
-    static_assert(128 * kProducerRegs + 128 * kConsumers * kConsumerRegs <= 65536, "register file overflow");
+    static constexpr int kConsumerRegs = 232;
+    static_assert(!kSetMaxNReg || 128 * kProducerRegs + 128 * kConsumers * kConsumerRegs <= 65536,
+                  "register file overflow");
 
     // Bytes that land in each CTA's stage (its own slices and its peers' multicasts).
     static constexpr uint32_t kStageTxBytes = cfg.stage_bytes();
@@ -273,7 +276,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
 
     if (wg == 0) {
         // ================================ producer ================================
-        setmaxnreg_dec<K::kProducerRegs>();
+        if constexpr (K::kSetMaxNReg) setmaxnreg_dec<K::kProducerRegs>();
         if (warp == 0 && elect_one()) {
             prefetch_tensormap(tm_a);
             prefetch_tensormap(tm_b);
@@ -322,7 +325,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
         }
     } else {
         // ================================ consumer ================================
-        setmaxnreg_inc<K::kConsumerRegs>();
+        if constexpr (K::kSetMaxNReg) setmaxnreg_inc<K::kConsumerRegs>();
         const int consumer = wg - 1;
         const int w4 = warp % 4;  // = %warpid % 4: the 16 rows of each m64 block this warp's metadata covers
 
@@ -401,7 +404,10 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
     }
 
     // No CTA may leave while its peers can still multicast into it or arrive on its barriers.
-    if constexpr (K::kCluster > 1) cluster_sync();
+    if constexpr (K::kCluster > 1) {
+        __syncwarp();
+        cluster_sync();
+    }
 }
 
 }  // namespace spmma_sm90a
