@@ -215,17 +215,18 @@ inline std::vector<ProblemSpec> all_combinations() {
     for (DType a : small) add(a, a, DType::F16, DType::F16, SPMMA_PATTERN_2_4, 36);
     add(DType::E4M3, DType::E5M2, DType::F32, DType::F32, SPMMA_PATTERN_2_4, 36);
     add(DType::E5M2, DType::E4M3, DType::F32, DType::F16, SPMMA_PATTERN_2_4, 36);
-    // Block-scaled: mxf8f6f4 (ue8m0/32, 2:4), mxf4 (e2m1 pairwise 4:8, ue8m0/32), nvf4 (ue4m3 or
-    // ue8m0, block 16).
-    for (DType a : small) {
-        auto* s = add(a, a == DType::E2M1 ? DType::E4M3 : a, DType::F32, DType::BF16, SPMMA_PATTERN_2_4, 96);
-        s->scale = DType::UE8M0;
-        s->scale_block = 32;
-    }
+    // Block-scaled: mxf8f6f4 (ue8m0, 2:4), mxf4 (e2m1 pairwise 4:8, ue8m0), nvf4 (e2m1 4:8,
+    // ue4m3 or ue8m0).
+    // Blocks of 16, 32 and 64 elements of k (the dense and the sparse instructions' blocks).
+    for (DType a : small)
+        for (int blk : {32, 64}) {
+            auto* s = add(a, a == DType::E2M1 ? DType::E4M3 : a, DType::F32, DType::BF16, SPMMA_PATTERN_2_4, blk == 32 ? 96 : 192);
+            s->scale = DType::UE8M0;
+            s->scale_block = blk;
+        }
     for (DType sc : {DType::UE8M0, DType::UE4M3})
-        for (int blk : {16, 32}) {
-            if (sc == DType::UE4M3 && blk == 32) continue;
-            auto* s = add(DType::E2M1, DType::E2M1, DType::F32, DType::F32, SPMMA_PATTERN_4_8_PAIRWISE, blk == 16 ? 80 : 96);
+        for (int blk : {16, 32, 64}) {
+            auto* s = add(DType::E2M1, DType::E2M1, DType::F32, DType::F32, SPMMA_PATTERN_4_8_PAIRWISE, blk == 16 ? 80 : 3 * blk);
             s->scale = sc;
             s->scale_block = blk;
         }
