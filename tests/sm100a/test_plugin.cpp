@@ -92,6 +92,9 @@ TEST_CASE("sm100a plugin: supports() explains the problems no sm100a kernel comp
     // Block scales per 32 k with kind::mxf8f6f4: the sparse instruction scales per 64 k.
     const std::string mx8 = supports(api, problem(SPMMA_E4M3, SPMMA_PATTERN_2_4, SPMMA_UE8M0, 32));
     CHECK(mx8.find("one scale per 64 k") != std::string::npos);
+    // nvf4 with 16-k scale blocks: the sparse 4X form scales per 32 k (the most specific reason wins).
+    const std::string nvf4 = supports(api, problem(SPMMA_E2M1, SPMMA_PATTERN_4_8_PAIRWISE, SPMMA_UE4M3, 16));
+    CHECK(nvf4.find("mxf4nvf4.scale_vec::4X applies one scale per 32 k") != std::string::npos);
     // Pattern that the kind does not take.
     const std::string pat = supports(api, problem(SPMMA_F16, SPMMA_PATTERN_1_2));
     CHECK(pat.find("pattern") != std::string::npos);

@@ -151,19 +151,23 @@ __device__ __forceinline__ void store_float16(const KernelParams& p, const uint3
                 if (i < count) d[i] = v[i];
         }
     } else {
-        Out o[16];
+        uint16_t o[16];  // the bits of the 16 results
 #pragma unroll
         for (int i = 0; i < 16; ++i) {
-            if constexpr (std::is_same_v<Out, __half>) o[i] = __float2half_rn(v[i]);
-            else o[i] = __float2bfloat16_rn(v[i]);
+            if constexpr (std::is_same_v<Out, __half>) o[i] = __half_as_ushort(__float2half_rn(v[i]));
+            else o[i] = __bfloat16_as_ushort(__float2bfloat16_rn(v[i]));
         }
         if (vec) {
-            *reinterpret_cast<uint4*>(d) = *reinterpret_cast<const uint4*>(o);
-            *reinterpret_cast<uint4*>(d + 8) = *reinterpret_cast<const uint4*>(o + 8);
+            uint32_t w[8];
+#pragma unroll
+            for (int i = 0; i < 8; ++i) w[i] = static_cast<uint32_t>(o[2 * i]) | (static_cast<uint32_t>(o[2 * i + 1]) << 16);
+            *reinterpret_cast<uint4*>(d) = make_uint4(w[0], w[1], w[2], w[3]);
+            *reinterpret_cast<uint4*>(d + 8) = make_uint4(w[4], w[5], w[6], w[7]);
         } else {
+            uint16_t* dbits = reinterpret_cast<uint16_t*>(d);
 #pragma unroll
             for (int i = 0; i < 16; ++i)
-                if (i < count) d[i] = o[i];
+                if (i < count) dbits[i] = o[i];
         }
     }
 }

@@ -11,7 +11,8 @@ namespace spmma_sm100a {
 
 // Empty when a kernel of this kind / scale_vec / accumulator computes `p` (types, pattern,
 // accumulator, output, scale type and block); otherwise why not, starting with "unsupported: ".
-std::string kernel_mismatch(Kind kind, ScaleVec sv, spmma_dtype acc, const spmma_problem& p);
+// `depth` (if given) gets how many groups of checks passed: deeper reasons are more specific.
+std::string kernel_mismatch(Kind kind, ScaleVec sv, spmma_dtype acc, const spmma_problem& p, int* depth = nullptr);
 
 // Empty when some sm100a kernel can compute `p`; otherwise the most specific reason.
 std::string problem_unsupported_reason(const spmma_problem& p);
