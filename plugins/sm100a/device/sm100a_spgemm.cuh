@@ -419,6 +419,9 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
     }
 
     // ---- teardown: every tile's epilogue has run, so every MMA has completed ----
+    // NOTES: the producer and MMA warps ran their loops on one elected lane; the barriers below
+    // are .aligned (the whole warp must execute them together), so reconverge first.
+    __syncwarp();
     tcgen05_fence_before_thread_sync();
     if constexpr (CG == 2) {
         cluster_sync();
