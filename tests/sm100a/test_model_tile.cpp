@@ -307,11 +307,11 @@ std::vector<std::string> run_tile(const Case& c, const Problem& p, int bn, std::
 
 // D cells of the tile that differ from the reference (reported, at most 5), after checking that
 // the model found every input defined.
-int mismatches(const Case& c, uint32_t seed, bool corrupt_meta) {
+int mismatches(const Case& c, uint32_t seed, bool corrupt_meta, int bn = 128) {
     std::mt19937 rng(seed);
     // Tails: m < 128 rows, n < the instruction's N, k one and a half stages (rounded to the
     // scale block): the kernel's padding must hold valid metadata and neutral scales.
-    const int bn = 128, m = 100, n = 120;
+    const int m = 100, n = bn - 8;
     int k = stage_k(c.kind) * 3 / 2;
     if (c.sv != ScaleVec::None) k = (k + scale_block(c.kind, c.sv) - 1) / scale_block(c.kind, c.sv) * scale_block(c.kind, c.sv);
     const Problem p = make_problem(c, m, n, k, rng);
@@ -331,9 +331,9 @@ int mismatches(const Case& c, uint32_t seed, bool corrupt_meta) {
     return bad;
 }
 
-void check_case(const Case& c, uint32_t seed) {
-    INFO(describe(c));
-    CHECK(mismatches(c, seed, false) == 0);
+void check_case(const Case& c, uint32_t seed, int bn = 128) {
+    INFO(describe(c) << ", N = " << bn);
+    CHECK(mismatches(c, seed, false, bn) == 0);
 }
 
 const spmma_dtype kF8f6f4Types[] = {SPMMA_E4M3, SPMMA_E5M2, SPMMA_E3M2, SPMMA_E2M3, SPMMA_E2M1};
@@ -385,6 +385,15 @@ TEST_CASE("sm100a packing through the tcgen05 model: kind::mxf4nvf4 (4X ue8m0 an
     check_case({Kind::MXF4NVF4, ScaleVec::X4, SPMMA_E2M1, SPMMA_E2M1, SPMMA_F32, SPMMA_UE8M0}, 500);
     check_case({Kind::MXF4NVF4, ScaleVec::X4, SPMMA_E2M1, SPMMA_E2M1, SPMMA_F32, SPMMA_UE4M3}, 501);
     check_case({Kind::MXF4NVF4, ScaleVec::X2, SPMMA_E2M1, SPMMA_E2M1, SPMMA_F32, SPMMA_UE8M0}, 502);
+}
+
+TEST_CASE("sm100a packing through the tcgen05 model: N = 256 (the 128x256 kernels; scale B in two 128-column groups)",
+          "[sm100a][model]") {
+    check_case({Kind::F16, ScaleVec::None, SPMMA_BF16, SPMMA_BF16, SPMMA_F32, SPMMA_DTYPE_NONE}, 600, 256);
+    check_case({Kind::I8, ScaleVec::None, SPMMA_S8, SPMMA_S8, SPMMA_S32, SPMMA_DTYPE_NONE}, 601, 256);
+    check_case({Kind::MXF8F6F4, ScaleVec::X1, SPMMA_E4M3, SPMMA_E2M1, SPMMA_F32, SPMMA_UE8M0}, 602, 256);
+    check_case({Kind::MXF4, ScaleVec::X2, SPMMA_E2M1, SPMMA_E2M1, SPMMA_F32, SPMMA_UE8M0}, 603, 256);
+    check_case({Kind::MXF4NVF4, ScaleVec::X4, SPMMA_E2M1, SPMMA_E2M1, SPMMA_F32, SPMMA_UE4M3}, 604, 256);
 }
 
 TEST_CASE("sm100a packing through the tcgen05 model: a wrong metadata layout is caught (the test can fail)",
