@@ -177,13 +177,4 @@ __device__ __forceinline__ void tma_load_2d_cta_pair(uint32_t dst, const void* t
         : "memory");
 }
 
-// PTX ISA mbarrier.arrive.expect_tx [parallel-synchronization-and-communication-instructions-mbarrier-arrive]
-// on a barrier named by a shared::cluster address (possibly the peer CTA's), release at cluster
-// scope. (ptx_sm90.cuh has the shared::cta form.)
-__device__ __forceinline__ void mbarrier_arrive_expect_tx_cluster(uint32_t cluster_bar, uint32_t bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(cluster_bar),
-                 "r"(bytes)
-                 : "memory");
-}
-
 }  // namespace spmma_ptx
