@@ -1,0 +1,304 @@
+// The sm80 sparse GEMM kernel: D = alpha * A(sparse) * B + beta * C with mma.sp, for every
+// operand type (the data path is byte-level, see include/spmma_sm80/layout.hpp; the type shows
+// only in the instruction and the epilogue).
+//
+// Sections: types, shared memory, barriers, producer (cp.async), consumer (fragments + mma.sp),
+// epilogue.
+#pragma once
+
+#include "mma_ops.cuh"
+#include "../../common/device/ptx_sm80.cuh"
+
+#include <spmma/plugin.h>
+#include <spmma_sm80/layout.hpp>
+#include <spmma_sm80/params.hpp>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+namespace spmma_sm80 {
+
+// ---- types ---------------------------------------------------------------------------------
+template <class Op, int BM, int BN, int WM, int WN, int STAGES>
+struct SpGemmConfig {
+    static constexpr Tile kTile{BM, BN, WM, WN, STAGES};
+    static constexpr Family kFamily = Op::kFamily;
+    static constexpr int kThreads = kTile.threads();
+    static constexpr int kWarpsM = BM / WM;
+    static constexpr int kMI = WM / kAtomRows;  // 16-row A atoms per warp
+    static constexpr int kNJ = WN / kAtomCols;  // 8-column B atoms per warp
+    static constexpr int kEW = kFamily.e_words_per_stage();
+    static constexpr int kStageBytes = kTile.stage_bytes(kFamily);
+    static constexpr int kARegion = smem_a_region(kTile);
+    static constexpr int kBRegion = smem_b_region(kTile);
+    static constexpr int kERegion = smem_e_region(kTile);
+    static constexpr int kAChunks = int(a_stage_bytes(BM)) / 16;          // 16-byte cp.async per stage
+    static constexpr int kBChunks = BN * (kStageKBytes / 16);
+    static constexpr int kEChunks = int(e_stage_words(kFamily, BM)) * 4 / 16;
+
+    static_assert(BM % WM == 0 && BN % WN == 0, "the CTA tile must be a whole number of warp tiles");
+    static_assert(WM % kAtomRows == 0 && WN % kAtomCols == 0, "warp tiles are whole 16x8 mma atoms");
+    static_assert(kThreads % 64 == 0, "B copies assume whole groups of 8 columns per pass");
+    static_assert(kAChunks % kThreads == 0, "every thread copies the same number of A chunks");
+    static_assert(kBChunks % kThreads == 0, "every thread copies the same number of B chunks");
+    static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned (B swizzle, cp.async)");
+    static_assert(kBRegion % 128 == 0 && kERegion % 16 == 0, "regions are aligned for cp.async");
+    static_assert(STAGES >= 2, "the pipeline needs at least two stages");
+    static_assert(kTile.smem_bytes(kFamily) <= 227 * 1024, "shared memory beyond sm_90's 227 KiB");
+    static_assert(BN % 4 == 0 && (epilogue_row_words(BN) * 4) % 16 == 0, "epilogue rows are 16-byte vectors");
+};
+
+// ---- epilogue helpers ------------------------------------------------------------------------
+__device__ __forceinline__ float load_c_float(const void* c, int type, int64_t i) {
+    switch (type) {
+        case SPMMA_F16: return __half2float(static_cast<const __half*>(c)[i]);
+        case SPMMA_BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
+        default: return static_cast<const float*>(c)[i];
+    }
+}
+
+// Up to four consecutive D elements from index i, rounded to the nearest even in d_type; `vec`:
+// all four exist and are aligned for one vector store.
+__device__ __forceinline__ void store_d_float(const GemmParams& p, int64_t i, int count, bool vec, const float (&v)[4]) {
+    switch (p.d_type) {
+        case SPMMA_F16: {
+            __half* d = static_cast<__half*>(p.d) + i;
+            if (vec) {
+                const __half2 lo = __floats2half2_rn(v[0], v[1]), hi = __floats2half2_rn(v[2], v[3]);
+                *reinterpret_cast<uint2*>(d) = make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+            } else {
+                for (int e = 0; e < count; ++e) d[e] = __float2half_rn(v[e]);
+            }
+            break;
+        }
+        case SPMMA_BF16: {
+            __nv_bfloat16* d = static_cast<__nv_bfloat16*>(p.d) + i;
+            if (vec) {
+                const __nv_bfloat162 lo = __floats2bfloat162_rn(v[0], v[1]), hi = __floats2bfloat162_rn(v[2], v[3]);
+                *reinterpret_cast<uint2*>(d) = make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
+            } else {
+                for (int e = 0; e < count; ++e) d[e] = __float2bfloat16_rn(v[e]);
+            }
+            break;
+        }
+        default: {
+            float* d = static_cast<float*>(p.d) + i;
+            if (vec) *reinterpret_cast<float4*>(d) = make_float4(v[0], v[1], v[2], v[3]);
+            else for (int e = 0; e < count; ++e) d[e] = v[e];
+            break;
+        }
+    }
+}
+
+// alpha * acc + beta * C in 64-bit integers, then wrapped (or clamped with saturate) to s32.
+__device__ __forceinline__ int32_t int_epilogue(const GemmParams& p, int32_t acc, int64_t i) {
+    int64_t x = p.alpha_i * int64_t(acc);
+    if (!p.beta_zero) x += p.beta_i * int64_t(static_cast<const int32_t*>(p.c)[i]);
+    if (p.saturate) return x > INT32_MAX ? INT32_MAX : (x < INT32_MIN ? INT32_MIN : int32_t(x));
+    return int32_t(uint32_t(uint64_t(x)));
+}
+
+// The CTA's accumulators (32-bit, in shared memory at epilogue_offset) through alpha/beta and
+// the conversion to D: each thread takes 4 consecutive columns at a time, so loads of C and
+// stores of D are coalesced 16-byte (f32/s32) or 8-byte (f16/bf16) vectors where aligned.
+template <bool kInt, int BM, int BN, int kThreads>
+__device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t* tile, int m0, int n0, int tid) {
+    constexpr int kChunksPerRow = BN / 4;
+#pragma unroll 1
+    for (int c = tid; c < BM * kChunksPerRow; c += kThreads) {
+        const int r = c / kChunksPerRow, col4 = (c % kChunksPerRow) * 4;
+        const int row = m0 + r, col = n0 + col4;
+        if (row >= p.m || col >= p.n) continue;
+        const int count = p.n - col < 4 ? p.n - col : 4;
+        const int64_t i = int64_t(row) * p.n + col;
+        const bool vec = count == 4 && (i & 3) == 0;
+        if constexpr (kInt) {
+            const int4 a = *reinterpret_cast<const int4*>(tile + epilogue_offset(BN, r, col4));
+            const int32_t v[4] = {a.x, a.y, a.z, a.w};
+            int32_t* d = static_cast<int32_t*>(p.d) + i;
+            if (vec) {
+                *reinterpret_cast<int4*>(d) = make_int4(int_epilogue(p, v[0], i), int_epilogue(p, v[1], i + 1),
+                                                        int_epilogue(p, v[2], i + 2), int_epilogue(p, v[3], i + 3));
+            } else {
+                for (int e = 0; e < count; ++e) d[e] = int_epilogue(p, v[e], i + e);
+            }
+        } else {
+            const float4 a = *reinterpret_cast<const float4*>(tile + epilogue_offset(BN, r, col4));
+            float v[4] = {p.alpha * a.x, p.alpha * a.y, p.alpha * a.z, p.alpha * a.w};
+            if (!p.beta_zero)
+                for (int e = 0; e < count; ++e) v[e] = fmaf(p.beta, load_c_float(p.c, p.c_type, i + e), v[e]);
+            store_d_float(p, i, count, vec, v);
+        }
+    }
+}
+
+// ---- the kernel ------------------------------------------------------------------------------
+template <class Op, int BM, int BN, int WM, int WN, int STAGES>
+__device__ __forceinline__ void spgemm(const GemmParams& p) {
+    using C = SpGemmConfig<Op, BM, BN, WM, WN, STAGES>;
+    using AccT = typename Op::AccT;
+    constexpr Family F = C::kFamily;
+
+    // ---- shared memory: STAGES x [A values | B (swizzled) | metadata] ----
+    extern __shared__ __align__(128) uint8_t smem[];
+    const uint32_t smem0 = spmma_ptx::smem_addr(smem);
+
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    const int warp_m = warp % C::kWarpsM, warp_n = warp / C::kWarpsM;
+    const TileCoord tile = raster(blockIdx.x, p.tiles_m, p.tiles_n, p.raster_group);
+    const int ks_total = p.k_stages;
+
+    // ---- producer: one stage of A, metadata and B from global memory into `slot` ----
+    const uint8_t* g_a = p.a + int64_t(tile.m) * ks_total * a_stage_bytes(BM) + tid * 16;
+    const uint8_t* g_e = reinterpret_cast<const uint8_t*>(p.e + int64_t(tile.m) * ks_total * e_stage_words(F, BM)) + tid * 16;
+    // Thread tid copies chunk tid % 8 of columns tid / 8 + j * (threads / 8).
+    const int b_chunk = tid & 7, b_col0 = tid >> 3;
+    const uint8_t* g_b = p.b + (int64_t(tile.n) * BN + b_col0) * p.ldb + b_chunk * 16;
+    const int64_t g_b_pass = int64_t(C::kThreads / 8) * p.ldb;
+    const uint32_t s_b_dst = C::kBRegion + b_smem_offset(b_col0, b_chunk);
+    constexpr int kBPassBytes = (C::kThreads / 8) * kStageKBytes;  // smem bytes between passes
+
+    auto load_stage = [&](int slot, int ks) {
+        const uint32_t s = smem0 + slot * C::kStageBytes;
+        const uint8_t* a = g_a + int64_t(ks) * a_stage_bytes(BM);
+#pragma unroll
+        for (int j = 0; j < C::kAChunks / C::kThreads; ++j)
+            spmma_ptx::cp_async_16(s + C::kARegion + (tid + j * C::kThreads) * 16, a + j * C::kThreads * 16);
+        const uint8_t* e = g_e + int64_t(ks) * e_stage_words(F, BM) * 4;
+#pragma unroll
+        for (int j = 0; j < (C::kEChunks + C::kThreads - 1) / C::kThreads; ++j)
+            if (C::kEChunks % C::kThreads == 0 || tid + j * C::kThreads < C::kEChunks)
+                spmma_ptx::cp_async_16(s + C::kERegion + (tid + j * C::kThreads) * 16, e + j * C::kThreads * 16);
+        const uint8_t* b = g_b + int64_t(ks) * kStageKBytes;
+#pragma unroll
+        for (int j = 0; j < C::kBChunks / C::kThreads; ++j)
+            spmma_ptx::cp_async_16(s + s_b_dst + j * kBPassBytes, b + j * g_b_pass);
+    };
+
+    // ---- consumer: fragments from shared memory, then mma.sp ----
+    AccT acc[C::kMI][C::kNJ][Op::kAccRegs];
+#pragma unroll
+    for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+        for (int j = 0; j < C::kNJ; ++j)
+#pragma unroll
+            for (int r = 0; r < Op::kAccRegs; ++r) acc[i][j][r] = AccT(0);
+
+    auto load_a = [&](int slot, int step, uint32_t (&a)[C::kMI][4]) {
+        const uint8_t* s = smem + slot * C::kStageBytes + C::kARegion;
+#pragma unroll
+        for (int i = 0; i < C::kMI; ++i) {
+            const uint4 v = *reinterpret_cast<const uint4*>(s + a_stage_offset(warp_m * C::kMI + i, step, lane));
+            a[i][0] = v.x; a[i][1] = v.y; a[i][2] = v.z; a[i][3] = v.w;
+        }
+    };
+    auto load_b = [&](int slot, int step, uint32_t (&b)[C::kNJ][4]) {
+        const uint32_t s = smem0 + slot * C::kStageBytes + C::kBRegion;
+#pragma unroll
+        for (int j = 0; j < C::kNJ; ++j)
+            spmma_ptx::ldmatrix_x4(b[j], s + b_ldsm_offset(warp_n * WN + j * kAtomCols, step, lane));
+    };
+    auto load_e = [&](int slot, uint32_t (&e)[C::kMI][C::kEW]) {
+        const uint32_t* s = reinterpret_cast<const uint32_t*>(smem + slot * C::kStageBytes + C::kERegion);
+#pragma unroll
+        for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+            for (int w = 0; w < C::kEW; ++w) e[i][w] = s[e_stage_offset(F, warp_m * C::kMI + i, w, lane)];
+    };
+    auto mma_step0 = [&](const uint32_t (&a)[C::kMI][4], const uint32_t (&b)[C::kNJ][4], const uint32_t (&e)[C::kMI][C::kEW]) {
+#pragma unroll
+        for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+            for (int j = 0; j < C::kNJ; ++j)
+                Op::template mma<F.selector_of_step(0)>(acc[i][j], a[i], b[j], e[i][F.e_word_of_step(0)]);
+    };
+    auto mma_step1 = [&](const uint32_t (&a)[C::kMI][4], const uint32_t (&b)[C::kNJ][4], const uint32_t (&e)[C::kMI][C::kEW]) {
+#pragma unroll
+        for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+            for (int j = 0; j < C::kNJ; ++j)
+                Op::template mma<F.selector_of_step(1)>(acc[i][j], a[i], b[j], e[i][F.e_word_of_step(1)]);
+    };
+
+    // ---- barriers: the pipeline ----
+    // NOTES: one cp.async group per stage (empty groups past the end keep the count uniform), so
+    // wait_group<STAGES-2> means "the stage about to be read has landed". The slot refilled at
+    // stage ks is the one read at stage ks-1; its last reads (step 1's B) come before the
+    // barrier of stage ks-1, so no warp can still be reading it.
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < ks_total) load_stage(s, s);
+        spmma_ptx::cp_async_commit();
+    }
+    spmma_ptx::cp_async_wait<STAGES - 2>();
+    __syncthreads();
+
+    uint32_t a0[C::kMI][4], a1[C::kMI][4], b[C::kNJ][4];
+    uint32_t e_cur[C::kMI][C::kEW], e_next[C::kMI][C::kEW];
+    load_a(0, 0, a0);
+    load_e(0, e_cur);
+    int rd = 0, wr = STAGES - 1;
+#pragma unroll 1
+    for (int ks = 0; ks < ks_total; ++ks) {
+        // step 0: A of step 1 ahead, refill the free slot, B of step 0, mma.
+        load_a(rd, 1, a1);
+        if (ks + STAGES - 1 < ks_total) load_stage(wr, ks + STAGES - 1);
+        spmma_ptx::cp_async_commit();
+        load_b(rd, 0, b);
+        mma_step0(a0, b, e_cur);
+        // step 1: B of step 1 (the slot's last read), wait for the next stage, its step-0 A
+        // and metadata ahead, mma.
+        load_b(rd, 1, b);
+        spmma_ptx::cp_async_wait<STAGES - 2>();
+        __syncthreads();
+        rd = rd + 1 == STAGES ? 0 : rd + 1;
+        wr = wr + 1 == STAGES ? 0 : wr + 1;
+        if (ks + 1 < ks_total) {
+            load_a(rd, 0, a0);
+            load_e(rd, e_next);
+        }
+        mma_step1(a1, b, e_cur);
+#pragma unroll
+        for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+            for (int w = 0; w < C::kEW; ++w) e_cur[i][w] = e_next[i][w];
+    }
+
+    // ---- epilogue: accumulators to shared memory (32-bit), then alpha/beta, C and the
+    // conversion to D in coalesced vectors ----
+    spmma_ptx::cp_async_wait<0>();
+    __syncthreads();  // every warp is done with the pipeline's shared memory
+#pragma unroll
+    for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+        for (int j = 0; j < C::kNJ; ++j)
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {  // rows g and g + 8 of the atom
+                constexpr bool kF16 = Op::kAcc == op::Acc::F16;
+                const int reg = kF16 ? h : 2 * h;  // the pair's first register (layout.hpp cd_row/cd_col)
+                const int r = warp_m * WM + i * kAtomRows + cd_row(lane, reg, kF16);
+                const int c = warp_n * WN + j * kAtomCols + cd_col(lane, reg, 0, kF16);
+                uint8_t* dst = smem + epilogue_offset(BN, r, c);
+                if constexpr (Op::kAcc == op::Acc::F16) {
+                    const __half2 v = *reinterpret_cast<const __half2*>(&acc[i][j][h]);
+                    *reinterpret_cast<float2*>(dst) = __half22float2(v);
+                } else if constexpr (Op::kAcc == op::Acc::S32) {
+                    *reinterpret_cast<int2*>(dst) = make_int2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+                } else {
+                    *reinterpret_cast<float2*>(dst) = make_float2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+                }
+            }
+    __syncthreads();
+    epilogue_tile<Op::kAcc == op::Acc::S32, BM, BN, C::kThreads>(p, smem, tile.m * BM, tile.n * BN, tid);
+}
+
+}  // namespace spmma_sm80
+
+// Defines one kernel of a kernel_list.hpp list.
+#define SPMMA_SM80_DEFINE_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages)                         \
+    extern "C" __global__ void __launch_bounds__((bm / wm) * (bn / wn) * 32, 1)                       \
+        name(const __grid_constant__ spmma_sm80::GemmParams p) {                                     \
+        spmma_sm80::spgemm<spmma_sm80::op::tag<bool(ordered)>, bm, bn, wm, wn, stages>(p);           \
+    }

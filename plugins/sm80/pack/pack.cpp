@@ -1,0 +1,134 @@
+#include "pack.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace spmma_sm80 {
+namespace {
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Runs body(begin, end) over [0, count) split into `threads` contiguous parts.
+template <class Body>
+void parallel_for(int64_t count, int threads, Body body) {
+    const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(threads, count));
+    if (parts == 1) {
+        body(int64_t(0), count);
+        return;
+    }
+    std::vector<std::thread> pool;
+    pool.reserve(static_cast<size_t>(parts));
+    for (int64_t p = 0; p < parts; ++p) {
+        const int64_t b = count * p / parts, e = count * (p + 1) / parts;
+        pool.emplace_back([=] { body(b, e); });
+    }
+    for (auto& t : pool) t.join();
+}
+
+}  // namespace
+
+PackedShape packed_shape(const Family& f, const Tile& t, int64_t m, int64_t n, int64_t k) {
+    if (m <= 0 || n <= 0 || k <= 0) throw std::invalid_argument("packed_shape: sizes must be positive");
+    if (k % f.chunk != 0) throw std::invalid_argument("packed_shape: k is not a multiple of the pattern group");
+    PackedShape s;
+    s.m = m;
+    s.n = n;
+    s.k = k;
+    s.m_pad = ceil_div(m, t.bm) * t.bm;
+    s.n_pad = ceil_div(n, t.bn) * t.bn;
+    s.k_stages = ceil_div(k * f.bits, int64_t(kStageKBytes) * 8);
+    s.k_pad = s.k_stages * f.stage_k();
+    s.ldb = s.k_stages * kStageKBytes;
+    s.a_bytes = (s.m_pad / t.bm) * s.k_stages * a_stage_bytes(t.bm);
+    s.e_words = (s.m_pad / t.bm) * s.k_stages * e_stage_words(f, t.bm);
+    s.b_bytes = s.n_pad * s.ldb;
+    return s;
+}
+
+int64_t canonical_a_values_bytes(const Family& f, int64_t m, int64_t k) { return m * (k / 2) * f.bits / 8; }
+int64_t canonical_a_indices_bytes(const Family& f, int64_t m, int64_t k) { return m * (k / f.chunk); }
+int64_t canonical_b_bytes(const Family& f, int64_t n, int64_t k) { return n * k * f.bits / 8; }
+
+void pack_a(const Family& f, const PackedShape& s, int bm, const uint8_t* values, const uint8_t* indices,
+            uint8_t* a_out, uint32_t* e_out, int threads) {
+    const int64_t row_bytes = s.k * f.bits / 16;  // compressed bytes of one canonical row
+    const int64_t groups = s.k / f.chunk;         // index bytes of one canonical row
+    const int64_t tiles_m = s.m_pad / bm;
+    const int atoms = bm / kAtomRows;
+    const int64_t a_block = a_stage_bytes(bm), e_block = e_stage_words(f, bm);
+    const int chunks = f.chunks_per_step();
+
+    parallel_for(tiles_m, threads, [&](int64_t t0, int64_t t1) {
+        for (int64_t mt = t0; mt < t1; ++mt)
+            for (int64_t ks = 0; ks < s.k_stages; ++ks) {
+                uint8_t* a_blk = a_out + (mt * s.k_stages + ks) * a_block;
+                uint32_t* e_blk = e_out + (mt * s.k_stages + ks) * e_block;
+                std::memset(e_blk, 0, static_cast<size_t>(e_block) * 4);
+                for (int atom = 0; atom < atoms; ++atom) {
+                    const int64_t row0 = mt * bm + int64_t(atom) * kAtomRows;
+                    for (int step = 0; step < kStepsPerStage; ++step) {
+                        // A values: 4 bytes per lane and register, straight from the row.
+                        const int64_t byte0 = (ks * kStageKBytes + int64_t(step) * kStepBytes) / 2;
+                        for (int lane = 0; lane < 32; ++lane)
+                            for (int reg = 0; reg < 4; ++reg) {
+                                const int64_t row = row0 + a_frag_row(lane, reg);
+                                const int64_t b0 = byte0 + a_frag_byte(lane, reg);
+                                uint8_t* dst = a_blk + a_stage_offset(atom, step, lane) + 4 * reg;
+                                for (int i = 0; i < 4; ++i)
+                                    dst[i] = (row < s.m && b0 + i < row_bytes) ? values[row * row_bytes + b0 + i] : 0;
+                            }
+                        // Metadata: one nibble per (row, chunk) where the instruction wants it.
+                        const int64_t kelem0 = ks * f.stage_k() + int64_t(step) * f.mma_k();
+                        const int sel = f.selector_of_step(step), word = f.e_word_of_step(step);
+                        for (int r = 0; r < kAtomRows; ++r) {
+                            const int64_t row = row0 + r;
+                            for (int c = 0; c < chunks; ++c) {
+                                const int64_t kelem = kelem0 + int64_t(c) * f.chunk;
+                                const uint32_t nib = (row < s.m && kelem < s.k)
+                                                         ? meta_nibble(f, indices[row * groups + kelem / f.chunk])
+                                                         : kPadNibble;
+                                const MetaPos pos = meta_position(f, sel, r, c);
+                                e_blk[e_stage_offset(f, atom, word, pos.lane)] |= nib << (4 * pos.nibble);
+                            }
+                        }
+                    }
+                }
+            }
+    });
+}
+
+void pack_b(const Family& f, const PackedShape& s, const uint8_t* b, uint8_t* out, int threads) {
+    const int64_t col_bytes = s.k * f.bits / 8;
+    parallel_for(s.n_pad, threads, [&](int64_t c0, int64_t c1) {
+        for (int64_t c = c0; c < c1; ++c) {
+            uint8_t* dst = out + c * s.ldb;
+            if (c < s.n) {
+                std::memcpy(dst, b + c * col_bytes, static_cast<size_t>(col_bytes));
+                std::memset(dst + col_bytes, 0, static_cast<size_t>(s.ldb - col_bytes));
+            } else {
+                std::memset(dst, 0, static_cast<size_t>(s.ldb));
+            }
+        }
+    });
+}
+
+std::string check_indices(const Family& f, int64_t m, int64_t k, const uint8_t* indices) {
+    if (f.chunk == 2) return {};  // tf32: bit 0 alone, every value valid
+    const int64_t groups = k / f.chunk;
+    for (int64_t i = 0; i < m * groups; ++i) {
+        const unsigned first = indices[i] & 3u, second = (indices[i] >> 2) & 3u;
+        if (first >= second || (indices[i] & 0xF0u))
+        {
+            const char* hex = "0123456789abcdef";
+            return "index byte of row " + std::to_string(i / groups) + ", group " + std::to_string(i % groups) +
+                   " is 0x" + std::string(1, hex[indices[i] >> 4]) + std::string(1, hex[indices[i] & 15]) +
+                   ": the kept positions must be two different, increasing 2-bit indices";
+        }
+    }
+    return {};
+}
+
+}  // namespace spmma_sm80

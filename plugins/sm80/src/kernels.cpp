@@ -1,0 +1,99 @@
+#include "kernels.hpp"
+
+#include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_sm80/kernel_list.hpp>
+
+#include <cstring>
+#include <vector>
+
+SPMMA_DECLARE_FATBIN(sm80_spgemm_f16)
+SPMMA_DECLARE_FATBIN(sm80_spgemm_bf16)
+SPMMA_DECLARE_FATBIN(sm80_spgemm_tf32)
+SPMMA_DECLARE_FATBIN(sm80_spgemm_i8)
+SPMMA_DECLARE_FATBIN(sm80_spgemm_i4)
+SPMMA_DECLARE_FATBIN(sm89_spgemm_f8)
+
+namespace spmma_sm80 {
+namespace {
+
+std::string describe(const OpInfo& op, bool ordered, const Tile& t) {
+    std::string s = std::string(spmma_dtype_name(op.a)) + " x " + spmma_dtype_name(op.b) + " -> " +
+                    spmma_dtype_name(op.acc) + (op.satfinite ? " (satfinite)" : "") + ", " +
+                    std::to_string(t.bm) + "x" + std::to_string(t.bn) + " CTA of " + std::to_string(t.warps()) +
+                    " warps (" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + " each), " +
+                    std::to_string(t.stages) + " cp.async stages, " +
+                    std::to_string(t.smem_bytes(op.family) / 1024) + " KiB shared, " +
+                    (ordered ? "mma.sp::ordered_metadata" : "mma.sp");
+    if (op.min_sm > 80) s += ", sm_" + std::to_string(op.min_sm) + "+";
+    return s;
+}
+
+std::vector<KernelDesc> build() {
+    std::vector<KernelDesc> v;
+#define SPMMA_SM80_ENTRY(image)                                                                  \
+    [&](const char* name, const OpInfo& op, bool ord, Tile t) {                                  \
+        v.push_back(KernelDesc{name, &op, ord, t, SPMMA_FATBIN(image), describe(op, ord, t)});   \
+    }
+#define SPMMA_SM80_ADD(name, tag, ordered, bm, bn, wm, wn, stages) \
+    add(#name, tags::tag, bool(ordered), Tile{bm, bn, wm, wn, stages});
+    {
+        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_f16);
+        SPMMA_SM80_KERNELS_F16(SPMMA_SM80_ADD)
+    }
+    {
+        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_bf16);
+        SPMMA_SM80_KERNELS_BF16(SPMMA_SM80_ADD)
+    }
+    {
+        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_tf32);
+        SPMMA_SM80_KERNELS_TF32(SPMMA_SM80_ADD)
+    }
+    {
+        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_i8);
+        SPMMA_SM80_KERNELS_I8(SPMMA_SM80_ADD)
+    }
+    {
+        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_i4);
+        SPMMA_SM80_KERNELS_I4(SPMMA_SM80_ADD)
+    }
+    {
+        auto add = SPMMA_SM80_ENTRY(sm89_spgemm_f8);
+        SPMMA_SM80_KERNELS_F8(SPMMA_SM80_ADD)
+    }
+#undef SPMMA_SM80_ADD
+#undef SPMMA_SM80_ENTRY
+    return v;
+}
+
+const std::vector<KernelDesc>& table() {
+    static const std::vector<KernelDesc> t = build();
+    return t;
+}
+
+}  // namespace
+
+std::span<const KernelDesc> kernels() { return table(); }
+
+std::span<const spmma_kernel_info> kernel_infos() {
+    static const std::vector<spmma_kernel_info> infos = [] {
+        std::vector<spmma_kernel_info> v;
+        for (const KernelDesc& k : table()) {
+            spmma_kernel_info i{};
+            i.struct_size = sizeof i;
+            i.name = k.name;
+            i.description = k.description.c_str();
+            v.push_back(i);
+        }
+        return v;
+    }();
+    return infos;
+}
+
+const KernelDesc* find_kernel(const char* name) {
+    if (!name) return nullptr;
+    for (const KernelDesc& k : table())
+        if (std::strcmp(k.name, name) == 0) return &k;
+    return nullptr;
+}
+
+}  // namespace spmma_sm80

@@ -1,0 +1,30 @@
+// The sm80 plugin's kernels as the host sees them: name, types, tile, and the embedded fatbin
+// the kernel lives in (include/spmma_sm80/kernel_list.hpp lists them).
+#pragma once
+
+#include <spmma/plugin.h>
+#include <spmma_sm80/layout.hpp>
+#include <spmma_sm80/op_tags.hpp>
+
+#include <span>
+#include <string>
+
+namespace spmma_sm80 {
+
+struct KernelDesc {
+    const char* name;
+    const OpInfo* op;
+    bool ordered;         // mma.sp::ordered_metadata (else mma.sp)
+    Tile tile;
+    const void* image;    // the fatbin holding it
+    std::string description;
+
+    int smem_bytes() const { return tile.smem_bytes(op->family); }
+    int threads() const { return tile.threads(); }
+};
+
+std::span<const KernelDesc> kernels();
+std::span<const spmma_kernel_info> kernel_infos();
+const KernelDesc* find_kernel(const char* name);
+
+}  // namespace spmma_sm80

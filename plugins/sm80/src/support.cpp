@@ -1,0 +1,127 @@
+#include "support.hpp"
+
+#include <cmath>
+#include <limits>
+
+namespace spmma_sm80 {
+namespace {
+
+bool is_int(spmma_dtype t) { return t == SPMMA_S32; }
+
+bool is_float_out(spmma_dtype t) { return t == SPMMA_F32 || t == SPMMA_F16 || t == SPMMA_BF16; }
+
+spmma_pattern pattern_of(const Family& f) {
+    return f.chunk == 2 ? SPMMA_PATTERN_1_2 : f.chunk == 8 ? SPMMA_PATTERN_4_8_PAIRWISE : SPMMA_PATTERN_2_4;
+}
+
+std::string type_list() {
+    return "f16 (f32/f16 acc), bf16, tf32, s8/u8, s4/u4 (s32 acc), e4m3/e5m2 (f32 acc, sm_89+)";
+}
+
+bool op_matches(const OpInfo& op, const spmma_problem& p) {
+    return op.a == p.a_type && op.b == p.b_type && op.acc == p.acc_type && op.satfinite == (p.saturate != 0);
+}
+
+std::string arch_name(const spmma_plugin::cuda::DeviceProperties& d) { return d.arch(); }
+
+}  // namespace
+
+std::string device_reason(const spmma_plugin::cuda::DeviceProperties& dev) {
+    if (dev.major < 8) return "needs sm_80 or newer, device is " + arch_name(dev);
+    return {};
+}
+
+std::string problem_reason(const spmma_problem& p) {
+    const std::string types = std::string(spmma_dtype_name(p.a_type)) + " x " + spmma_dtype_name(p.b_type) + " -> " +
+                              spmma_dtype_name(p.acc_type);
+    if (p.scale_type != SPMMA_DTYPE_NONE)
+        return "block-scaled operands are not an mma.sp form before sm_120a (this plugin runs sm_80 mma.sp)";
+    if (p.saturate && p.acc_type != SPMMA_S32) return "satfinite applies to s32 accumulation only";
+    const OpInfo* op = nullptr;
+    for (const KernelDesc& k : kernels())
+        if (op_matches(*k.op, p)) {
+            op = k.op;
+            break;
+        }
+    if (!op) return "no sm_80 mma.sp form for " + types + (p.saturate ? " satfinite" : "") + "; supported: " + type_list();
+    if (p.pattern != pattern_of(op->family))
+        return std::string(spmma_dtype_name(p.a_type)) + " takes the " + spmma_pattern_name(pattern_of(op->family)) +
+               " pattern on A, not " + spmma_pattern_name(p.pattern);
+    if (is_int(op->acc)) {
+        if (p.d_type != SPMMA_S32) return std::string("integer problems write s32 D, not ") + spmma_dtype_name(p.d_type);
+        if (p.beta != 0 && p.c_type != SPMMA_S32) return std::string("integer problems read s32 C, not ") + spmma_dtype_name(p.c_type);
+        if (p.alpha != std::floor(p.alpha) || p.beta != std::floor(p.beta) || std::fabs(p.alpha) > 9.0e15 ||
+            std::fabs(p.beta) > 9.0e15)
+            return "integer problems take integer alpha and beta";
+    } else {
+        if (!is_float_out(p.d_type))
+            return std::string("D must be f32, f16 or bf16 for ") + types + ", not " + spmma_dtype_name(p.d_type);
+        if (p.beta != 0 && !is_float_out(p.c_type))
+            return std::string("C must be f32, f16 or bf16 for ") + types + ", not " + spmma_dtype_name(p.c_type);
+    }
+    const int g = op->family.chunk;
+    if (p.k % g != 0)
+        return "unsupported: k must be a multiple of " + std::to_string(g) + " for the " +
+               spmma_pattern_name(pattern_of(op->family)) + " pattern (k = " + std::to_string(p.k) + ")";
+    constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max() - 256;
+    if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim) return "m, n and k must be below 2^31";
+    return {};
+}
+
+std::string kernel_types_reason(const KernelDesc& k, const spmma_problem& p) {
+    if (op_matches(*k.op, p)) return {};
+    return std::string("kernel ") + k.name + " runs " + spmma_dtype_name(k.op->a) + " x " + spmma_dtype_name(k.op->b) +
+           " -> " + spmma_dtype_name(k.op->acc) + (k.op->satfinite ? " satfinite" : "") + ", not " +
+           spmma_dtype_name(p.a_type) + " x " + spmma_dtype_name(p.b_type) + " -> " + spmma_dtype_name(p.acc_type) +
+           (p.saturate ? " satfinite" : "");
+}
+
+std::string kernel_reason(const KernelDesc& k, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
+    if (std::string why = kernel_types_reason(k, p); !why.empty()) return why;
+    const int cc = dev.major * 10 + dev.minor;
+    if (cc < k.op->min_sm)
+        return std::string(spmma_dtype_name(k.op->a)) + " mma.sp needs sm_" + std::to_string(k.op->min_sm) +
+               " or newer, device is " + dev.arch();
+    if (k.smem_bytes() > dev.max_smem_per_block_optin)
+        return std::string("kernel ") + k.name + " needs " + std::to_string(k.smem_bytes() / 1024) +
+               " KiB of shared memory per block, " + dev.arch() + " allows " +
+               std::to_string(dev.max_smem_per_block_optin / 1024) + " KiB";
+    const int64_t tiles = ((p.m + k.tile.bm - 1) / k.tile.bm) * ((p.n + k.tile.bn - 1) / k.tile.bn);
+    if (tiles > std::numeric_limits<int32_t>::max()) return "too many CTA tiles for one launch";
+    return {};
+}
+
+const KernelDesc* choose_kernel(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev, std::string* why) {
+    const KernelDesc* best = nullptr;
+    double best_score = -1;
+    std::string last;
+    const int sms = dev.sm_count > 0 ? dev.sm_count : 1;
+    for (const KernelDesc& k : kernels()) {
+        if (!k.ordered) continue;
+        const std::string r = kernel_reason(k, p, dev);
+        if (!r.empty()) {
+            if (op_matches(*k.op, p)) last = r;
+            continue;
+        }
+        // NOTES: the share of the last wave's SMs that get work, times a per-tile efficiency
+        // (fewer bytes per flop for the big tiles; 3 stages hide less latency than 4).
+        const double tiles = double((p.m + k.tile.bm - 1) / k.tile.bm) * double((p.n + k.tile.bn - 1) / k.tile.bn);
+        const double waves = std::ceil(tiles / sms);
+        const double fill = tiles / (waves * sms);
+        const double area = double(k.tile.bm) * k.tile.bn;
+        double eff = area >= 32768 ? (k.tile.bm >= k.tile.bn ? 1.0 : 0.97) : 0.82;
+        if (k.tile.stages < 4) eff *= 0.95;
+        // Padding waste: rows and columns computed past m and n.
+        const double used = double(p.m) * double(p.n) /
+                            (double((p.m + k.tile.bm - 1) / k.tile.bm * k.tile.bm) * double((p.n + k.tile.bn - 1) / k.tile.bn * k.tile.bn));
+        const double score = fill * eff * used;
+        if (score > best_score) {
+            best_score = score;
+            best = &k;
+        }
+    }
+    if (!best && why) *why = last.empty() ? problem_reason(p) : last;
+    return best;
+}
+
+}  // namespace spmma_sm80
