@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
 
 using namespace spmma;
 using spmma::test::ProblemSpec;
@@ -69,6 +70,27 @@ TEST_CASE("reference crosses every cache-block edge (m=37, n=290, k=300) and equ
         std::vector<double> abs;
         require_same(t, reference::gemm_full(t.input(), &abs), abs);
         require_same(t, reference::gemm_full(t.input()), {});
+    }
+}
+
+TEST_CASE("the baseline x86-64 kernel body gives bit-identical results to the AVX2+FMA one") {
+    for (DType a : {DType::BF16, DType::S8}) {
+        ProblemSpec s;
+        s.m = 21;
+        s.n = 37;
+        s.k = 300;
+        s.a = s.b = a;
+        s.acc = is_integer(a) ? DType::S32 : DType::F32;
+        s.d = is_integer(a) ? DType::S32 : DType::F32;
+        const TestProblem t(s);
+        std::vector<double> abs_fast, abs_base;
+        const auto fast = reference::gemm_full(t.input(), &abs_fast);
+        setenv("SPMMA_REFERENCE_ISA", "baseline", 1);
+        const auto base = reference::gemm_full(t.input(), &abs_base);
+        unsetenv("SPMMA_REFERENCE_ISA");
+        REQUIRE(fast == base);
+        REQUIRE(abs_fast == abs_base);
+        require_same(t, base, abs_base);
     }
 }
 
