@@ -3,6 +3,9 @@
 #pragma once
 
 #include "ptx_sm120a_mma.cuh"
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+#include "mma_software.cuh"  // the check build only (mma_software.cuh)
+#endif
 
 #include <spmma_sm120a/forms.hpp>
 
@@ -31,6 +34,9 @@ struct Op {
     template <int BidA, int TidA, int BidB, int TidB>
     __device__ __forceinline__ static void mma(AccT (&d)[kAccRegs], const ptx::A4& a, const ptx::B4& b, uint32_t e,
                                                uint32_t sa, uint32_t sb) {
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+        swmma::mma<K, A, B, Acc, SV, S, BidA, TidA, BidB, TidB>(d, a, b, e, sa, sb);
+#else
         if constexpr (K == Kind::F8F6F4) {
             if constexpr (kF16Acc) ptx::mma_sp_f8f6f4_f16<A, B>(d, a, b, e);
             else ptx::mma_sp_f8f6f4_f32<A, B>(d, a, b, e);
@@ -43,6 +49,7 @@ struct Op {
         } else {
             ptx::mma_sp_mxf4nvf4_4x_ue4m3<BidA, TidA, BidB, TidB>(d, a, b, e, sa, sb);
         }
+#endif
     }
 };
 

@@ -21,7 +21,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM120_ALL) && !defined(__CUDA_ARCH_FEAT_SM121_ALL)
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM120_ALL) && !defined(__CUDA_ARCH_FEAT_SM121_ALL) && \
+    !defined(SPMMA_SM120A_SOFTWARE_MMA)
 #error "the sm120a kernels use sm_120a-only mma.sp forms: compile for sm_120a or sm_121a"
 #endif
 

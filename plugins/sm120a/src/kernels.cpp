@@ -6,10 +6,14 @@
 #include <cstring>
 #include <vector>
 
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+SPMMA_DECLARE_FATBIN(sm120a_swmma_spgemm)
+#else
 SPMMA_DECLARE_FATBIN(sm120a_spgemm_f8f6f4)
 SPMMA_DECLARE_FATBIN(sm120a_spgemm_mxf8f6f4)
 SPMMA_DECLARE_FATBIN(sm120a_spgemm_mxf4)
 SPMMA_DECLARE_FATBIN(sm120a_spgemm_mxf4nvf4)
+#endif
 
 namespace spmma_sm120a {
 
@@ -26,7 +30,11 @@ namespace {
 std::string describe(const Form& f, const Tile& t) {
     return form_label(f) + ", " + std::to_string(t.bm) + "x" + std::to_string(t.bn) + " CTA of " +
            std::to_string(t.warps()) + " warps (" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + " each), " +
-           std::to_string(t.stages) + " cp.async stages, " + std::to_string(t.smem_bytes(f) / 1024) + " KiB shared";
+           std::to_string(t.stages) + " cp.async stages, " + std::to_string(t.smem_bytes(f) / 1024) + " KiB shared"
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+           + " (check build: the mma.sp is done in software)"
+#endif
+        ;
 }
 
 std::vector<KernelDesc> build() {
@@ -37,6 +45,12 @@ std::vector<KernelDesc> build() {
         const Tile t{bm, bn, wm, wn, stages};                                                             \
         v.push_back(KernelDesc{#name, f, t, image, describe(f, t)});                                      \
     }
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+    {
+        const void* image = SPMMA_FATBIN(sm120a_swmma_spgemm);
+        SPMMA_SM120A_KERNELS_SWMMA(SPMMA_SM120A_ADD)
+    }
+#else
     {
         const void* image = SPMMA_FATBIN(sm120a_spgemm_f8f6f4);
         SPMMA_SM120A_KERNELS_F8F6F4(SPMMA_SM120A_ADD)
@@ -53,6 +67,7 @@ std::vector<KernelDesc> build() {
         const void* image = SPMMA_FATBIN(sm120a_spgemm_mxf4nvf4);
         SPMMA_SM120A_KERNELS_MXF4NVF4(SPMMA_SM120A_ADD)
     }
+#endif
 #undef SPMMA_SM120A_ADD
     return v;
 }

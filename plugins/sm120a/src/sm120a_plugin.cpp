@@ -17,13 +17,21 @@ public:
     spmma_plugin_info info() const override {
         spmma_plugin_info i{};
         i.struct_size = sizeof i;
-        i.name = "sm120a";
         i.vendor = "spmma";
         i.version = "0.1.0";
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+        i.name = "sm120a-swmma";
+        i.target = "sm_80";
+        i.description =
+            "CHECK BUILD of the sm120a kernels for sm_80 / sm_90: pipeline, fragments, scale words and epilogue on the GPU, "
+            "the mma.sp in software; not a performance plugin";
+#else
+        i.name = "sm120a";
         i.target = "sm_120a";
         i.description =
             "mma.sp .kind forms of sm_120a: kind::f8f6f4 (e4m3/e5m2/e3m2/e2m3/e2m1), block-scaled kind::mxf8f6f4, "
             "kind::mxf4, kind::mxf4nvf4 (compiled and checked on the model; not yet run on sm_120 hardware)";
+#endif
         return i;
     }
 

@@ -47,6 +47,11 @@ std::string scale_reason(const spmma_problem& p) {
 }  // namespace
 
 std::string device_reason(const spmma_plugin::cuda::DeviceProperties& dev) {
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+    // The check build: sm_80 / sm_90 SASS with the mma.sp in software (mma_software.cuh).
+    if (dev.major == 8 || dev.major == 9) return {};
+    return "the sm120a software-mma check build runs on sm_80 .. sm_90; device is " + dev.arch();
+#endif
     if (dev.major == 12 && (dev.minor == 0 || dev.minor == 1)) return {};
     return "built, needs sm_120a (RTX Blackwell / GB20x) or sm_121a (GB10); device is " + dev.arch();
 }

@@ -49,6 +49,15 @@
     SPMMA_SM120A_TILES(X, sm120a_mxf4nvf4_e2m1_ue8m0x2, 256, MXF4NVF4, E2M1, E2M1, F32, 2, UE8M0) \
     SPMMA_SM120A_TILES(X, sm120a_mxf4nvf4_e2m1_ue4m3x4, 256, MXF4NVF4, E2M1, E2M1, F32, 4, UE4M3)
 
+// kernels/sm120a_swmma_spgemm.cu, the check build (SPMMA_SM120A_SOFTWARE_MMA, plugin sm120a-swmma,
+// device/mma_software.cuh): one form of each data path (containers with e2m1 and 6-bit types,
+// f16 accumulation, 1X / 2X / 4X scale words, packed e2m1), both tiles, the same names.
+#define SPMMA_SM120A_KERNELS_SWMMA(X)                                                                  \
+    SPMMA_SM120A_TILES(X, sm120a_f8f6f4_e4m3e2m1_f32, 128, F8F6F4, E4M3, E2M1, F32, 0, DTYPE_NONE)       \
+    SPMMA_SM120A_TILES(X, sm120a_f8f6f4_e2m3e3m2_f16, 128, F8F6F4, E2M3, E3M2, F16, 0, DTYPE_NONE)       \
+    SPMMA_SM120A_TILES(X, sm120a_mxf8f6f4_e2m1e5m2_ue8m0x1, 128, MXF8F6F4, E2M1, E5M2, F32, 1, UE8M0)    \
+    SPMMA_SM120A_KERNELS_MXF4(X) SPMMA_SM120A_KERNELS_MXF4NVF4(X)
+
 // The form of one entry (host and device).
 #define SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE) \
     ::spmma_sm120a::Form{::spmma_sm120a::Kind::KIND, SPMMA_##A, SPMMA_##B, SPMMA_##ACC, SPMMA_##SCALE, SV}
