@@ -179,6 +179,7 @@ Verdict check(const GemmInput& input, const Expected& expected, const void* d, i
                 const double err = std::fabs(got - want);
                 mine.max_abs_error = std::max(mine.max_abs_error, err);
                 if (want != 0) mine.max_rel_error = std::max(mine.max_rel_error, err / std::fabs(want));
+                if (tol > 0) mine.max_tolerance_ratio = std::max(mine.max_tolerance_ratio, err / tol);
             }
             if (!ok) {
                 ++mine.mismatches;
@@ -191,6 +192,7 @@ Verdict check(const GemmInput& input, const Expected& expected, const void* d, i
         verdict.nan_count += p.nan_count;
         verdict.max_abs_error = std::max(verdict.max_abs_error, p.max_abs_error);
         verdict.max_rel_error = std::max(verdict.max_rel_error, p.max_rel_error);
+        verdict.max_tolerance_ratio = std::max(verdict.max_tolerance_ratio, p.max_tolerance_ratio);
         for (const auto& mm : p.first)
             if (verdict.first.size() < report) verdict.first.push_back(mm);
     }

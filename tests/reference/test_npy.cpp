@@ -138,8 +138,12 @@ TEST_CASE("save_operands writes A dense with zeros in place, B as k x n, C, scal
 }
 
 TEST_CASE("check_npy.py recomputes D from the saved A, B, C with NumPy within the tolerance, and rejects a wrong D") {
+    // NumPy from the system, or from .tools/py (pip install --target .tools/py numpy).
+    const auto tools = std::filesystem::path(SPMMA_SOURCE_DIR) / ".tools" / "py";
+    if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0 && std::filesystem::exists(tools))
+        setenv("PYTHONPATH", tools.c_str(), 1);
     if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
-        WARN("NumPy is not installed here: check_npy.py not run");
+        WARN("NumPy is not installed here (nor in .tools/py): check_npy.py not run");
         return;
     }
     const auto dir = scratch("check_npy");

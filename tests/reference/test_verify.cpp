@@ -68,6 +68,7 @@ TEST_CASE("a correct D (the reference rounded to d_type) passes full and sampled
                 REQUIRE(v.mismatches == 0);
                 REQUIRE(v.nan_count == 0);
                 REQUIRE(v.mode == (mode == reference::VerifyMode::Full ? "full" : "sampled"));
+                REQUIRE(v.max_tolerance_ratio <= 1.0);
                 if (is_integer(spec.a)) REQUIRE(v.max_abs_error == 0);
             }
         }
@@ -129,6 +130,7 @@ TEST_CASE("full verification catches a single planted wrong element and reports 
             REQUIRE(v.first[0].j == 7);
             REQUIRE(v.max_abs_error > 0);
             REQUIRE(v.max_rel_error > 0);
+            if (!is_integer(a)) REQUIRE(v.max_tolerance_ratio > 1.0);
         }
 }
 

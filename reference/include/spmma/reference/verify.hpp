@@ -57,6 +57,7 @@ struct Verdict {
     double max_rel_error = 0;    // |D - ref| / |ref| over those with ref != 0
     std::vector<Mismatch> first; // the first mismatches, in index order
     std::string tolerance_rule;
+    double max_tolerance_ratio = 0; // max |D - ref| / tolerance (finite, tolerance > 0): the headroom
 };
 
 // The reference for `input` under `options` (the expensive part; OpenMP-parallel). Throws
