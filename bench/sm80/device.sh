@@ -19,11 +19,15 @@ SPMMA=$B/bin/spmma
 STANDARD="4096x4096x4096 8192x8192x8192 16384x16384x16384 11008x4096x4096 28672x4096x8192 8192x2048x28672"
 FAILS=0
 note() { echo "== $*" | tee -a "$OUT/summary.txt"; }
-# run <log name> <spmma gemm args...>: appends JSON records to $OUT/<name>.jsonl, counts failures.
+# run <log name> <spmma gemm args...>: records to $OUT/json/<name>_<n>.jsonl (one file per call:
+# --json rewrites its file), the table to $OUT/<name>.log; counts failures.
+RUN_ID=0
+mkdir -p "$OUT/json"
 run() {
     local name=$1; shift
+    RUN_ID=$((RUN_ID + 1))
     echo "+ spmma gemm $*" >> "$OUT/$name.log"
-    "$SPMMA" gemm --plugin sm80 --no-progress --json "$OUT/$name.jsonl" "$@" >> "$OUT/$name.log" 2>&1
+    "$SPMMA" gemm --plugin sm80 --no-progress --json "$OUT/json/${name}_$RUN_ID.jsonl" "$@" >> "$OUT/$name.log" 2>&1
     local rc=$?
     if [ $rc -ne 0 ]; then FAILS=$((FAILS + 1)); note "FAIL (exit $rc): spmma gemm $*"; fi
 }
@@ -111,16 +115,16 @@ fi
 python3 - "$OUT" <<'EOF' | tee -a "$OUT/summary.txt"
 import json, os, sys
 out = sys.argv[1]
+import glob
 def records(name):
-    p = os.path.join(out, name)
     rs = []
-    if os.path.exists(p):
+    for p in sorted(glob.glob(os.path.join(out, "json", name + "_*.jsonl"))):
         for line in open(p):
             try: rs.append(json.loads(line))
             except Exception: pass
     return rs
 checks = [r for n in ("check_odd", "check_variants", "check_combos", "check_epilogue", "check_large")
-          for r in records(n + ".jsonl") if r.get("status") != "skipped"]
+          for r in records(n) if r.get("status") != "skipped"]
 if checks:
     ok = [r for r in checks if r.get("status") == "verified"]
     kernels = sorted({r.get("kernel", "?") for r in ok})
@@ -129,7 +133,7 @@ if checks:
         if r.get("status") != "verified":
             print("  NOT VERIFIED:", r.get("status"), r.get("kernel"), r["problem"].get("label"), r.get("reason", "")[:160])
 best = {}
-for r in records("perf.jsonl") + records("perf_sp.jsonl"):
+for r in records("perf") + records("perf_sp"):
     if r.get("status") not in ("verified", "unverified") or "timing" not in r: continue
     p = r["problem"]
     key = (f"{p['m']}x{p['n']}x{p['k']}", p["a_type"], r["kernel"].endswith("_sp"))
