@@ -70,6 +70,9 @@ struct SpGemmConfig {
                   "stages and B regions stay 128-byte aligned (B swizzle is bank-conflict-free only then)");
     static_assert(kERegion % 16 == 0 && kSARegion % 16 == 0 && kSBRegion % 16 == 0, "regions are cp.async aligned");
     static_assert(STAGES >= 2, "the pipeline needs at least two stages");
+#if defined(SPMMA_SM120A_SOFTWARE_MMA)
+    static_assert(kThreads <= 256, "the software mma's scratch (mma_software.cuh) holds 8 warps");
+#endif
     static_assert(kTile.smem_bytes(kForm) <= 99 * 1024, "shared memory beyond sm_120's 99 KiB per block");
     static_assert(BM * kLdc * 4 <= kTile.smem_bytes(kForm), "the epilogue's f32 tile reuses the pipeline's shared memory");
     static_assert(BN % 4 == 0 && (kLdc * 4) % 16 == 0, "the epilogue reads rows of the staged tile 16 bytes at a time");
