@@ -63,7 +63,7 @@ if [ "$MODE" = all ] || [ "$MODE" = check ]; then
     BIG1="--m 4096 --n 4096 --k 4096 --verify sampled"
     BIG2="--m 8192 --n 2048 --k 28672 --verify sampled"
     # name | type flags | kernel-name prefix | big shapes too
-    GROUPS=(
+    FAMILIES=(
         "f16_f32|--dtype f16 --acc f32 --out f16|sm90a_f16f16_f32|big"
         "f16_f16|--dtype f16 --acc f16 --out f16|sm90a_f16f16_f16|big"
         "bf16|--dtype bf16 --acc f32 --out bf16|sm90a_bf16bf16_f32|big"
@@ -86,12 +86,12 @@ if [ "$MODE" = all ] || [ "$MODE" = check ]; then
         "u8u8_sat|--a-type u8 --b-type u8 --acc s32 --out s32 --satfinite|sm90a_u8u8_s32sat|"
     )
     # The simple kernels (64x128, one consumer, no cluster) first: if they fail, nothing else can.
-    for g in "${GROUPS[@]}"; do
+    for g in "${FAMILIES[@]}"; do
         IFS='|' read -r name types prefix big <<< "$g"
         run "correct_$name" 40 $types --kernel "${prefix}_64x128*" $ODD $V
     done
     # Then the warp-specialised two-consumer kernels, with and without clusters.
-    for g in "${GROUPS[@]}"; do
+    for g in "${FAMILIES[@]}"; do
         IFS='|' read -r name types prefix big <<< "$g"
         run "correct_$name" 60 $types --kernel "${prefix}_128x*,${prefix}_256x*" $ODD $V
     done
@@ -100,7 +100,7 @@ if [ "$MODE" = all ] || [ "$MODE" = check ]; then
     run correct_alpha_beta_s8 40 --a-type s8 --b-type s8 --acc s32 --out s32 --alpha 2 --beta -3 --kernel 'sm90a_s8s8_s32_*' $ODD $V
     run correct_heuristic 40 --dtype f16,bf16,e4m3,s8 --m 77,3000 --n 1000,4097 --k 1024 --verify full $V
     note "correctness, big shapes"
-    for g in "${GROUPS[@]}"; do
+    for g in "${FAMILIES[@]}"; do
         IFS='|' read -r name types prefix big <<< "$g"
         [ "$big" = big ] || continue
         run "correct_big_$name" 60 $types --kernel "${prefix}_*" $BIG1 $V

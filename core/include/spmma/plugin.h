@@ -105,7 +105,7 @@ typedef struct spmma_problem {
     spmma_pattern pattern;
     int32_t saturate;       /* 1: .satfinite on s32 accumulation */
     spmma_dtype scale_type; /* NONE, UE8M0 or UE4M3 */
-    int32_t scale_block;    /* k elements per scale factor: 16 or 32 (0 when unscaled) */
+    int32_t scale_block;    /* k elements per scale factor: 16, 32 or 64 (0 when unscaled) */
     int32_t reserved1;
     double alpha;
     double beta;

@@ -101,6 +101,7 @@ nlohmann::json Record::to_json() const {
         o["verification"] = {{"passed", verdict->passed}, {"mode", verdict->mode}, {"checked", verdict->checked},
                              {"mismatches", verdict->mismatches}, {"nan_count", verdict->nan_count},
                              {"max_abs_error", number(verdict->max_abs_error)}, {"max_rel_error", number(verdict->max_rel_error)},
+                             {"max_tolerance_ratio", number(verdict->max_tolerance_ratio)},
                              {"tolerance", verdict->tolerance_rule}, {"first_mismatches", first}};
     }
     if (baseline)
@@ -112,7 +113,7 @@ nlohmann::json Record::to_json() const {
 std::vector<std::string> Record::csv_header() {
     return {"status", "m", "n", "k", "a_type", "b_type", "acc_type", "d_type", "pattern", "satfinite", "scale", "alpha", "beta",
             "dist", "seed", "plugin", "plugin_version", "kind", "kernel", "device", "arch", "median_ms", "min_ms", "tflops",
-            "verify_mode", "checked", "mismatches", "max_abs_error", "max_rel_error", "baseline", "speedup", "reason",
+            "verify_mode", "checked", "mismatches", "max_abs_error", "max_rel_error", "tolerance_ratio", "baseline", "speedup", "reason",
             "source", "command", "spmma_version", "timestamp", "times_ms"};
 }
 
@@ -132,7 +133,8 @@ std::vector<std::string> Record::csv_row() const {
             timing ? num(timing->median_ms) : "", timing ? num(timing->min_ms) : "", timing ? num(timing->tflops) : "",
             verdict ? verdict->mode : "", verdict ? std::to_string(verdict->checked) : "",
             verdict ? std::to_string(verdict->mismatches) : "", verdict ? num(verdict->max_abs_error) : "",
-            verdict ? num(verdict->max_rel_error) : "", baseline ? baseline->plugin : "", baseline ? num(baseline->speedup) : "",
+            verdict ? num(verdict->max_rel_error) : "", verdict ? num(verdict->max_tolerance_ratio) : "",
+            baseline ? baseline->plugin : "", baseline ? num(baseline->speedup) : "",
             reason, source, command, spmma_version, timestamp, times};
 }
 

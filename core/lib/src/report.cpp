@@ -14,7 +14,7 @@ namespace {
 std::string verdict_cell(const Record& r) {
     switch (r.status) {
         case RecordStatus::Verified:
-            return fmt::format("ok {} (max rel {:.1e})", r.verdict->mode, r.verdict->max_rel_error);
+            return fmt::format("ok {} (error/tolerance {:.2f})", r.verdict->mode, r.verdict->max_tolerance_ratio);
         case RecordStatus::Failed:
             return fmt::format("FAILED {}: {}", r.verdict ? r.verdict->mode : "", r.reason);
         case RecordStatus::Unverified: return "not verified (--verify none)";

@@ -98,13 +98,21 @@ Record base_record(const Job& job, const Plugin* p, const RunnerOptions& o) {
     return r;
 }
 
+// A file name for one run's operands: the whole problem label (types, pattern, sat, scales),
+// the seed, the plugin and kernel, so no two runs of a workload share one.
 std::string file_stem(const Job& job, const std::string& plugin, const std::string& kernel) {
-    const Problem& p = job.problem;
-    std::string s = fmt::format("{}x{}x{}_{}{}_{}_{}_{}", p.m, p.n, p.k, name(p.a), name(p.b), name(p.acc), name(p.d), plugin);
+    std::string s = fmt::format("{}_seed{}_{}", job.problem.label(), job.problem.seed, plugin);
     if (!kernel.empty()) s += "_" + kernel;
-    for (char& c : s)
-        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') c = '-';
-    return s;
+    std::string out;
+    for (char c : s) {
+        if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') out += c;
+        else if (c == '*') out += 'x';
+        else if (c == ':') out += '-';
+        else if (c == '+' || c == '/') out += '_';
+        else if (c == '>') continue;
+        else out += '_';
+    }
+    return out;
 }
 
 std::string handle_kernel(const Plugin& p, const spmma_handle* h) {

@@ -13,8 +13,13 @@ struct Loaded {
     std::string why_not;
 };
 
-// NOTES: cuGetProcAddress (not dlsym) resolves each name, so every member gets the version
-// of the entry point that matches the declaration in this header (cuMemAlloc -> _v2, ...).
+// NOTES: each entry point is looked up by the exact symbol its declaration in cuda.h names
+// (the header's macros map cuMemAlloc to cuMemAlloc_v2 and so on), so every member has the ABI
+// of the declaration it is typed after. cuGetProcAddress with the header's CUDA_VERSION would
+// hand back the newest variant instead, whose signature may differ (cuCtxSynchronize_v2 takes
+// a context).
+#define SPMMA_STR(x) #x
+#define SPMMA_SYMBOL(x) SPMMA_STR(x)
 Loaded load_driver() {
     Loaded l;
     void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -23,23 +28,16 @@ Loaded load_driver() {
         l.why_not = std::string("CUDA driver not found (") + (e ? e : "libcuda.so.1") + ")";
         return l;
     }
-    using GetProc = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
-    auto get_proc = reinterpret_cast<GetProc>(dlsym(lib, "cuGetProcAddress_v2"));
-    if (!get_proc) {
-        l.why_not = "the CUDA driver is older than 12.0 (no cuGetProcAddress_v2)";
-        return l;
-    }
     std::string missing;
-    auto load = [&](const char* name, auto* member) {
-        void* p = nullptr;
-        CUdriverProcAddressQueryResult q{};
-        if (get_proc(name, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &q) != CUDA_SUCCESS || !p) {
-            missing += missing.empty() ? name : std::string(", ") + name;
+    auto load = [&](const char* symbol, auto* member) {
+        void* p = dlsym(lib, symbol);
+        if (!p) {
+            missing += missing.empty() ? symbol : std::string(", ") + symbol;
             return;
         }
         *member = reinterpret_cast<std::remove_reference_t<decltype(*member)>>(p);
     };
-#define SPMMA_CU_FN(name) load(#name, &l.fns.name);
+#define SPMMA_CU_FN(name) load(SPMMA_SYMBOL(name), &l.fns.name);
 #include <spmma_plugin/cuda_driver_functions.inc>
 #undef SPMMA_CU_FN
     if (!missing.empty()) {
