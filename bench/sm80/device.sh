@@ -91,6 +91,10 @@ fi
 if [ "$MODE" = all ] || [ "$MODE" = perf ]; then
     # ---- (d) ------------------------------------------------------------------------------
     T0=$SECONDS
+    # SM clock, power and throttle reasons every 200 ms while timing (is the limit the clock?).
+    nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+        --format=csv -lms 200 > "$OUT/clocks.csv" 2>&1 &
+    CLOCKS_PID=$!
     for s in $STANDARD; do
         for dt in f16 bf16; do
             run perf --dtype $dt $(shape_args "$s") --verify sampled --warmup 5 --iterations 20 \
@@ -99,7 +103,8 @@ if [ "$MODE" = all ] || [ "$MODE" = perf ]; then
         run perf_sp --dtype f16 $(shape_args "$s") --verify sampled --warmup 5 --iterations 20 \
             --kernel 'sm80_f16f16_f32_256x128x64_s4_sp'
     done
-    note "timing phase: $((SECONDS - T0)) s"
+    kill "$CLOCKS_PID" 2>/dev/null
+    note "timing phase: $((SECONDS - T0)) s; SM clock while timing (MHz, median/min): $(awk -F', ' 'NR > 1 && $2 + 0 > 0 {print $2 + 0}' "$OUT/clocks.csv" | sort -n | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)] "/" v[1]}')"
 
     # ---- (e) ------------------------------------------------------------------------------
     if [ -f shared/bench/peers.py ]; then

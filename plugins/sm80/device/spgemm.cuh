@@ -17,6 +17,7 @@
 #include <cuda_fp16.h>
 
 #include <cstdint>
+#include <type_traits>
 
 namespace spmma_sm80 {
 
@@ -160,21 +161,41 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     const uint32_t s_b_dst = C::kBRegion + b_smem_offset(b_col0, b_chunk);
     constexpr int kBPassBytes = (C::kThreads / 8) * kStageKBytes;  // smem bytes between passes
 
-    auto load_stage = [&](int slot, int ks) {
+    // The stage's copies as one list of kCopies 16-byte cp.async per thread (A, then metadata,
+    // then B); part `part` of `parts` issues its share, so a refill can be spread over a step.
+    constexpr int kACopies = C::kAChunks / C::kThreads;
+    constexpr int kECopies = (C::kEChunks + C::kThreads - 1) / C::kThreads;
+    constexpr int kBCopies = C::kBChunks / C::kThreads;
+    constexpr int kCopies = kACopies + kECopies + kBCopies;
+    // The source of the next stage to fetch, advanced stage by stage (no per-stage multiplies).
+    const uint8_t* fetch_a = g_a;
+    const uint8_t* fetch_e = g_e;
+    const uint8_t* fetch_b = g_b;
+    auto advance_fetch = [&]() {
+        fetch_a += a_stage_bytes(BM);
+        fetch_e += e_stage_words(F, BM) * 4;
+        fetch_b += kStageKBytes;
+    };
+    auto load_stage_part = [&](int slot, int part, int parts) {
         const uint32_t s = smem0 + slot * C::kStageBytes;
-        const uint8_t* a = g_a + int64_t(ks) * a_stage_bytes(BM);
+        const uint8_t* a = fetch_a;
+        const uint8_t* e = fetch_e;
+        const uint8_t* b = fetch_b;
 #pragma unroll
-        for (int j = 0; j < C::kAChunks / C::kThreads; ++j)
-            spmma_ptx::cp_async_16(s + C::kARegion + (tid + j * C::kThreads) * 16, a + j * C::kThreads * 16);
-        const uint8_t* e = g_e + int64_t(ks) * e_stage_words(F, BM) * 4;
-#pragma unroll
-        for (int j = 0; j < (C::kEChunks + C::kThreads - 1) / C::kThreads; ++j)
-            if (C::kEChunks % C::kThreads == 0 || tid + j * C::kThreads < C::kEChunks)
-                spmma_ptx::cp_async_16(s + C::kERegion + (tid + j * C::kThreads) * 16, e + j * C::kThreads * 16);
-        const uint8_t* b = g_b + int64_t(ks) * kStageKBytes;
-#pragma unroll
-        for (int j = 0; j < C::kBChunks / C::kThreads; ++j)
-            spmma_ptx::cp_async_16(s + s_b_dst + j * kBPassBytes, b + j * g_b_pass);
+        for (int o = 0; o < kCopies; ++o) {
+            if (o * parts / kCopies != part) continue;  // resolved at compile time (unrolled)
+            if (o < kACopies) {
+                const int j = o;
+                spmma_ptx::cp_async_16(s + C::kARegion + (tid + j * C::kThreads) * 16, a + j * C::kThreads * 16);
+            } else if (o < kACopies + kECopies) {
+                const int j = o - kACopies;
+                if (C::kEChunks % C::kThreads == 0 || tid + j * C::kThreads < C::kEChunks)
+                    spmma_ptx::cp_async_16(s + C::kERegion + (tid + j * C::kThreads) * 16, e + j * C::kThreads * 16);
+            } else {
+                const int j = o - kACopies - kECopies;
+                spmma_ptx::cp_async_16(s + s_b_dst + j * kBPassBytes, b + j * g_b_pass);
+            }
+        }
     };
 
     // ---- consumer: fragments from shared memory, then mma.sp ----
@@ -194,11 +215,10 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
             a[i][0] = v.x; a[i][1] = v.y; a[i][2] = v.z; a[i][3] = v.w;
         }
     };
-    auto load_b = [&](int slot, int step, uint32_t (&b)[C::kNJ][4]) {
-        const uint32_t s = smem0 + slot * C::kStageBytes + C::kBRegion;
-#pragma unroll
-        for (int j = 0; j < C::kNJ; ++j)
-            spmma_ptx::ldmatrix_x4(b[j], s + b_ldsm_offset(warp_n * WN + j * kAtomCols, step, lane));
+    // B registers of the warp's atom column j (8 columns) for `step` of `slot`: one ldmatrix.x4.
+    auto load_b_col = [&](int slot, int step, int j, uint32_t (&bj)[4]) {
+        spmma_ptx::ldmatrix_x4(bj, smem0 + slot * C::kStageBytes + C::kBRegion +
+                                       b_ldsm_offset(warp_n * WN + j * kAtomCols, step, lane));
     };
     auto load_e = [&](int slot, uint32_t (&e)[C::kMI][C::kEW]) {
         const uint32_t* s = reinterpret_cast<const uint32_t*>(smem + slot * C::kStageBytes + C::kERegion);
@@ -207,30 +227,41 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
 #pragma unroll
             for (int w = 0; w < C::kEW; ++w) e[i][w] = s[e_stage_offset(F, warp_m * C::kMI + i, w, lane)];
     };
-    auto mma_step0 = [&](const uint32_t (&a)[C::kMI][4], const uint32_t (&b)[C::kNJ][4], const uint32_t (&e)[C::kMI][C::kEW]) {
+    // One mma step over the warp tile, B atom column by column (rows serpentine, so the A
+    // fragment at each turn is reused). NOTES: B rotates through ONE set of registers: as soon
+    // as column j's last mma has been issued, b[j] is refilled with column j of the NEXT step
+    // (`next_slot`, `next_step`), so the next step starts with every operand already in
+    // registers, and the ldmatrix traffic is spread one per kMI mma instead of arriving as a
+    // burst from all warps at once (the barrier keeps the warps in phase). `between(j)` runs
+    // after column j (the refill's cp.async are spread that way).
+    auto mma_step = [&](auto step_c, const uint32_t (&a)[C::kMI][4], uint32_t (&b)[C::kNJ][4],
+                        const uint32_t (&e)[C::kMI][C::kEW], int next_slot, int next_step, auto&& between) {
+        constexpr int kStep = decltype(step_c)::value;
 #pragma unroll
-        for (int i = 0; i < C::kMI; ++i)
+        for (int j = 0; j < C::kNJ; ++j) {
 #pragma unroll
-            for (int j = 0; j < C::kNJ; ++j)
-                Op::template mma<F.selector_of_step(0)>(acc[i][j], a[i], b[j], e[i][F.e_word_of_step(0)]);
-    };
-    auto mma_step1 = [&](const uint32_t (&a)[C::kMI][4], const uint32_t (&b)[C::kNJ][4], const uint32_t (&e)[C::kMI][C::kEW]) {
-#pragma unroll
-        for (int i = 0; i < C::kMI; ++i)
-#pragma unroll
-            for (int j = 0; j < C::kNJ; ++j)
-                Op::template mma<F.selector_of_step(1)>(acc[i][j], a[i], b[j], e[i][F.e_word_of_step(1)]);
+            for (int ii = 0; ii < C::kMI; ++ii) {
+                const int i = (j & 1) ? C::kMI - 1 - ii : ii;
+                Op::template mma<F.selector_of_step(kStep)>(acc[i][j], a[i], b[j], e[i][F.e_word_of_step(kStep)]);
+            }
+            load_b_col(next_slot, next_step, j, b[j]);
+            between(j);
+        }
     };
 
     // ---- barriers: the pipeline ----
     // NOTES: one cp.async group per stage (empty groups past the end keep the count uniform), so
-    // wait_group<STAGES-2> means "the stage about to be read has landed". The slot refilled at
-    // stage ks is the one read at stage ks-1; its last reads (step 1's B) come before the
-    // barrier of stage ks-1, so no warp can still be reading it.
+    // wait_group<STAGES-2> at stage ks means "stage ks+1 has landed". Shared memory of stage ks
+    // is read from the barrier of stage ks-1 (its step-0 A, metadata and B, loaded during
+    // step 1 of stage ks-1) to the barrier of stage ks (its step-1 B, loaded during step 0);
+    // the slot refilled at stage ks is stage ks-1's, whose reads all precede the barrier of
+    // stage ks-1. After the last stage the "next" loads read a stale slot (harmless: no copy is
+    // in flight then, and the values are never used).
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < ks_total) load_stage(s, s);
+        if (s < ks_total) load_stage_part(s, 0, 1);
         spmma_ptx::cp_async_commit();
+        advance_fetch();
     }
     spmma_ptx::cp_async_wait<STAGES - 2>();
     __syncthreads();
@@ -239,27 +270,37 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     uint32_t e_cur[C::kMI][C::kEW], e_next[C::kMI][C::kEW];
     load_a(0, 0, a0);
     load_e(0, e_cur);
+#pragma unroll
+    for (int j = 0; j < C::kNJ; ++j) load_b_col(0, 0, j, b[j]);
     int rd = 0, wr = STAGES - 1;
 #pragma unroll 1
     for (int ks = 0; ks < ks_total; ++ks) {
-        // step 0: A of step 1 ahead, refill the free slot, B of step 0, mma.
+        // step 0: A of step 1 ahead; mma with B rotating to step 1's; the refill of the free
+        // slot spread over the columns.
         load_a(rd, 1, a1);
-        if (ks + STAGES - 1 < ks_total) load_stage(wr, ks + STAGES - 1);
+        const bool refill = ks + STAGES - 1 < ks_total;
+        mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1, [&](int j) {
+            if (refill) load_stage_part(wr, j, C::kNJ);
+        });
         spmma_ptx::cp_async_commit();
-        load_b(rd, 0, b);
-        mma_step0(a0, b, e_cur);
-        // step 1: B of step 1 (the slot's last read), wait for the next stage, its step-0 A
-        // and metadata ahead, mma.
-        load_b(rd, 1, b);
+        advance_fetch();
+        // step 1: wait for the next stage; its step-0 A and metadata ahead; mma with B rotating
+        // to the next stage's step 0.
         spmma_ptx::cp_async_wait<STAGES - 2>();
-        __syncthreads();
+        // NOTES: the barrier's count (always kThreads) feeds step 1's metadata, so ptxas cannot
+        // hoist step 1's mma above the barrier; it would, leaving only a few mma after it to
+        // cover the next stage's loads, which must follow the barrier.
+        const uint32_t zero = uint32_t(__syncthreads_count(1) - C::kThreads);
         rd = rd + 1 == STAGES ? 0 : rd + 1;
         wr = wr + 1 == STAGES ? 0 : wr + 1;
-        if (ks + 1 < ks_total) {
-            load_a(rd, 0, a0);
-            load_e(rd, e_next);
-        }
-        mma_step1(a1, b, e_cur);
+        load_a(rd, 0, a0);
+        load_e(rd, e_next);
+        uint32_t e_step1[C::kMI][C::kEW];
+#pragma unroll
+        for (int i = 0; i < C::kMI; ++i)
+#pragma unroll
+            for (int w = 0; w < C::kEW; ++w) e_step1[i][w] = e_cur[i][w] ^ zero;
+        mma_step(std::integral_constant<int, 1>{}, a1, b, e_step1, rd, 0, [](int) {});
 #pragma unroll
         for (int i = 0; i < C::kMI; ++i)
 #pragma unroll
