@@ -93,14 +93,14 @@ TEST_CASE("nothing runnable exits 3 with the reason", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains("no plugin named 'nosuchplugin'"));
 }
 
-TEST_CASE("--kernel globs select kernels and say when none matches", "[cli]") {
+TEST_CASE("kernel globs select kernels and say when none matches", "[cli]") {
     CHECK(spmma_cli("gemm --m 8 --n 8 --k 32 --kernel 'cpu_*_f32acc' " + kCpu).code == 0);
     const auto r = spmma_cli("gemm --m 8 --n 8 --k 32 --kernel 'nomatch*' " + kCpu);
     CHECK(r.code == 3);
     CHECK_THAT(r.out, Catch::Contains("no kernel of cpu matches nomatch*"));
 }
 
-TEST_CASE("--csv writes a header and one row per record", "[cli]") {
+TEST_CASE("the csv output has a header and one row per record", "[cli]") {
     const std::string csv = temp_path("out.csv");
     REQUIRE(spmma_cli("gemm --m 16,24 --n 8 --k 32 --csv " + csv + " " + kCpu).code == 0);
     std::istringstream in(read_file(csv));
@@ -112,7 +112,7 @@ TEST_CASE("--csv writes a header and one row per record", "[cli]") {
     CHECK(rows == 2);
 }
 
-TEST_CASE("--baseline adds a speedup to every other record", "[cli]") {
+TEST_CASE("a baseline plugin adds a speedup to every other record", "[cli]") {
     const std::string json = temp_path("base.jsonl");
     // The same plugin twice is enough to exercise the column: cpu against cpu is 1x give or take.
     const auto r = spmma_cli("gemm --m 64 --n 64 --k 64 --baseline cpu --json " + json + " " + kCpu);
@@ -120,7 +120,7 @@ TEST_CASE("--baseline adds a speedup to every other record", "[cli]") {
     CHECK_THAT(r.out, Catch::Contains("speedup"));
 }
 
-TEST_CASE("--version names the ABI", "[cli]") {
+TEST_CASE("the version flag names the ABI", "[cli]") {
     const auto r = spmma_cli("--version");
     CHECK(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("plugin ABI 1.0"));
@@ -143,7 +143,7 @@ TEST_CASE("spmma compare passes a rerun and fails a verification regression", "[
     CHECK(spmma_cli("compare " + a + " " + write_file("junk.jsonl", "not json\n")).code == 2);
 }
 
-TEST_CASE("--emulate runs a GPU family's packing through its instruction model and verifies", "[cli][emu]") {
+TEST_CASE("emulate runs a GPU family's packing through its instruction model and verifies", "[cli][emu]") {
     const auto r = spmma_cli("gemm --m 40 --n 24 --k 128 --dtype e4m3 --emulate sm120a --verify full --no-progress");
     INFO(r.out);
     CHECK(r.code == 0);
