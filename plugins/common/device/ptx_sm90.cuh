@@ -113,6 +113,15 @@ __device__ __forceinline__ void mbarrier_arrive_cluster(uint32_t cluster_bar) {
     asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
 }
 
+// PTX ISA mbarrier.arrive: arrive on a barrier in the CTA that owns `cluster_bar` (a
+// shared::cluster address from mapa_shared_cluster) with the default semantics (release, CTA
+// scope). NOTES: for a consumer that only read the stage through the async proxy (wgmma, whose
+// completion wgmma.wait_group already established) nothing generic needs ordering at cluster
+// scope; the .release.cluster form above costs a MEMBAR.ALL.GPU per arrival in SASS.
+__device__ __forceinline__ void mbarrier_arrive_remote(uint32_t cluster_bar) {
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(cluster_bar) : "memory");
+}
+
 // PTX ISA mbarrier.expect_tx / mbarrier.arrive.expect_tx
 // [parallel-synchronization-and-communication-instructions-mbarrier-arrive]: one arrival that
 // also expects `bytes` more of asynchronous transactions (complete-tx) in the current phase.
@@ -142,6 +151,29 @@ __device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t 
 // Spins on mbarrier_try_wait_parity (which itself suspends for a time-limit per try).
 __device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t parity) {
     while (!mbarrier_try_wait_parity(bar, parity)) {
+    }
+}
+
+// PTX ISA mbarrier.test_wait/try_wait with the default semantics (acquire, CTA scope): enough
+// for data that TMA (multicast included) delivers with complete-tx on this CTA's barrier and for
+// arrivals from peers that only release async-proxy reads. NOTES: the .acquire.cluster form
+// above adds a CCTL.IVALL (L1 invalidation) after every successful wait.
+__device__ __forceinline__ bool mbarrier_try_wait_parity_cta(uint32_t bar, uint32_t parity) {
+    uint32_t done;
+    asm volatile(
+        "{\n"
+        ".reg .pred p;\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        "selp.u32 %0, 1, 0, p;\n"
+        "}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+    return done != 0;
+}
+
+__device__ __forceinline__ void mbarrier_wait_parity_cta(uint32_t bar, uint32_t parity) {
+    while (!mbarrier_try_wait_parity_cta(bar, parity)) {
     }
 }
 

@@ -88,6 +88,52 @@ SPMMA_DEFINE_WGMMA_SP(wgmma_sp_s32sat_u8_u8, 64, ".satfinite.s32.u8.u8", "", uin
 #undef SPMMA_WGMMA_SP_CHAIN_4
 #undef SPMMA_WGMMA_SP_ASM
 
+// ---- wgmma.mma_async (dense) -------------------------------------------------------------------
+// PTX ISA 9.7.15.5.2 wgmma.mma_async: D(64 x N) (+)= A(64 x K) * B(K x N), both K-major in shared
+// memory. Not used by the GEMM kernels: bench/sm90a's throughput probe issues it next to the
+// sparse form to tell the shared-memory operand bandwidth from the tensor-core rate. `meta` and
+// the selector are ignored (same operand numbering as the sparse wrappers).
+#define SPMMA_WGMMA_DENSE_ASM(N, K, TYPES, SUFFIX, R)                                                    \
+    asm volatile("{\n.reg .pred p;\n" SPMMA_WG_SETP_##R "wgmma.mma_async.sync.aligned.m64n" #N "k" #K    \
+                 TYPES " " SPMMA_WG_REGS_##R ", " SPMMA_WG_DTAIL_##R SUFFIX ";\n}\n"                       \
+                 : SPMMA_WG_OUT_F_##R(d)                                                                \
+                 : "l"(desc_a), "l"(desc_b), "r"(0u), "r"(scale_d), "n"(0))
+
+#define SPMMA_DEFINE_WGMMA_DENSE(NAME, K, TYPES, SUFFIX)                                                      \
+    template <int N>                                                                                        \
+    __device__ __forceinline__ void NAME(float (&d)[N / 2], uint64_t desc_a, uint64_t desc_b, uint32_t scale_d) { \
+        static_assert(N == 128 || N == 256, "dense wgmma wrapper: N not provided");                        \
+        if constexpr (N == 128) SPMMA_WGMMA_DENSE_ASM(128, K, TYPES, SUFFIX, 64);                            \
+        else SPMMA_WGMMA_DENSE_ASM(256, K, TYPES, SUFFIX, 128);                                              \
+    }
+
+// f16: m64nNk16 (imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b); e4m3: m64nNk32.
+SPMMA_DEFINE_WGMMA_DENSE(wgmma_f32_f16_f16, 16, ".f32.f16.f16", ", 1, 1, 0, 0")
+SPMMA_DEFINE_WGMMA_DENSE(wgmma_f32_e4m3_e4m3, 32, ".f32.e4m3.e4m3", ", 1, 1")
+
+#undef SPMMA_DEFINE_WGMMA_DENSE
+#undef SPMMA_WGMMA_DENSE_ASM
+
+// PTX ISA 9.7.15.6.3 wgmma.mma_async.sp with A in registers (f16, f32 accumulators): the
+// compressed 64 x 16 A fragment in four registers per thread (the layout of PTX ISA 9.7.15.6.2),
+// B through its descriptor. Used by bench/sm90a's probe only, to measure the rate without the
+// A operand's shared-memory reads.
+#define SPMMA_WGMMA_SP_RS_ASM(N, R)                                                                           \
+    asm volatile("{\n.reg .pred p;\n" SPMMA_WG_RSSETP_##R "wgmma.mma_async.sp.sync.aligned.m64n" #N            \
+                 "k32.f32.f16.f16 " SPMMA_WG_REGS_##R ", " SPMMA_WG_RSTAIL_##R ", 1, 1, 0;\n}\n"                \
+                 : SPMMA_WG_OUT_F_##R(d)                                                                       \
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(meta), "r"(scale_d), "n"(Sel))
+
+template <int N, int Sel>
+__device__ __forceinline__ void wgmma_sp_f32_f16_f16_rs(float (&d)[N / 2], const uint32_t (&a)[4], uint64_t desc_b,
+                                                        uint32_t meta, uint32_t scale_d) {
+    static_assert(N == 128 || N == 256, "register-A sparse wgmma wrapper: N not provided");
+    if constexpr (N == 128) SPMMA_WGMMA_SP_RS_ASM(128, 64);
+    else SPMMA_WGMMA_SP_RS_ASM(256, 128);
+}
+
+#undef SPMMA_WGMMA_SP_RS_ASM
+
 // ---- ordering of the asynchronous wgmma ------------------------------------------------------
 
 // PTX ISA 9.7.15.7.1 wgmma.fence: orders this warpgroup's earlier register accesses (accumulators)

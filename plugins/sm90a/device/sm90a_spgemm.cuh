@@ -61,15 +61,19 @@ struct SpGemm {
                   "A and B stages must keep the 1024-byte alignment of the swizzle patterns");
     static_assert(cfg.e_stage_bytes() % 128 == 0, "TMA destinations must be 128-byte aligned");
     static_assert(kConsumers * kMBlocks * 64 == BM, "consumers must cover the tile's rows");
-    static_assert(kAccRegs * kMBlocks <= 128, "accumulators must fit the consumer register budget");
-
-    // Producer / consumer register budgets (setmaxnreg), within 64K registers per SM. With one
-    // consumer (256 threads) every warp already gets up to 255 registers at launch: no setmaxnreg.
-    static constexpr bool kSetMaxNReg = kConsumers == 2;
-    static constexpr int kProducerRegs = 40;
-    static constexpr int kConsumerRegs = 232;
-    static_assert(!kSetMaxNReg || 128 * kProducerRegs + 128 * kConsumers * kConsumerRegs <= 65536,
+    // Besides its accumulators a consumer thread holds two metadata sets, addresses, loop state
+    // and the epilogue's temporaries: at least 24 registers (ptxas reports spills, test_sass
+    // rejects local memory).
+    static constexpr int kProducerRegs = cfg.producer_regs(kAccRegs * kMBlocks);
+    static constexpr int kConsumerRegs = cfg.consumer_regs(kAccRegs * kMBlocks);
+    static_assert(kAccRegs * kMBlocks + 24 <= kConsumerRegs, "accumulators must fit the consumer register budget");
+    static_assert(!cfg.uses_setmaxnreg() || 128 * kProducerRegs + 128 * kConsumers * kConsumerRegs <= 65536,
                   "register file overflow");
+    static_assert(!cfg.uses_setmaxnreg() || (kProducerRegs % 8 == 0 && kConsumerRegs % 8 == 0 &&
+                                             kProducerRegs >= 24 && kConsumerRegs <= 256),
+                  "setmaxnreg takes multiples of 8 in 24..256");
+    static_assert(!cfg.uses_setmaxnreg() || kProducerRegs <= 65536 / kThreads / 8 * 8,
+                  "the producer can only give registers back (setmaxnreg.dec)");
 
     // Bytes that land in each CTA's stage (its own slices and its peers' multicasts).
     static constexpr uint32_t kStageTxBytes = cfg.stage_bytes();
@@ -250,8 +254,6 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
     auto empty_bar = [&](int s) { return base + cfg.barrier_offset() + 8 * (STAGES + s); };
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, wg = warp / 4;
-    const uint32_t rank = K::kCluster > 1 ? cluster_ctarank() : 0u;
-    const int cta_m = static_cast<int>(rank) % CM, cta_n = static_cast<int>(rank) / CM;
 
     // ---- barriers ----
     // full[s]: one arrival (the local producer's arrive.expect_tx) + the stage's bytes.
@@ -270,13 +272,18 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
         __syncthreads();
     }
 
-    const TileScheduler sched(p, CM, CN);
-    const int cluster_idx = K::kCluster > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x);
-    const int cluster_count = K::kCluster > 1 ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x);
+    // NOTES: each role reads its place in the cluster and the scheduler's inputs after its
+    // setmaxnreg, so that no value lives across the register reallocation (ptxas spilled such
+    // values with a 24-register producer).
+    auto cta_rank = [] { return K::kCluster > 1 ? static_cast<int>(cluster_ctarank()) : 0; };
+    auto cluster_idx = [] { return K::kCluster > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x); };
+    auto cluster_count = [] { return K::kCluster > 1 ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x); };
 
     if (wg == 0) {
         // ================================ producer ================================
-        if constexpr (K::kSetMaxNReg) setmaxnreg_dec<K::kProducerRegs>();
+        if constexpr (cfg.uses_setmaxnreg()) setmaxnreg_dec<K::kProducerRegs>();
+        const TileScheduler sched(p, CM, CN);
+        const int cta_m = cta_rank() % CM, cta_n = cta_rank() / CM;
         if (warp == 0 && elect_one()) {
             prefetch_tensormap(tm_a);
             prefetch_tensormap(tm_b);
@@ -287,7 +294,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             for (int i = 0; i < CM; ++i) col_mask |= static_cast<uint16_t>(1u << (i + CM * cta_n));
             int stage = 0;
             uint32_t phase = 0;
-            for (int L = cluster_idx; L < sched.total; L += cluster_count) {
+            for (int L = cluster_idx(); L < sched.total; L += cluster_count()) {
                 int tm, tn;
                 sched.cluster_tile(L, tm, tn);
                 const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
@@ -298,7 +305,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 const uint32_t e_slice = cfg.e_slice_offset(cta_n);
                 const uint32_t b_slice = cfg.b_slice_offset(cta_m);
                 for (int kt = 0; kt < p.k_tiles; ++kt) {
-                    mbarrier_wait_parity(empty_bar(stage), phase ^ 1u);
+                    mbarrier_wait_parity_cta(empty_bar(stage), phase ^ 1u);
                     mbarrier_arrive_expect_tx(full_bar(stage), K::kStageTxBytes);
                     const int a_col = cfg.a_col(kt);
                     const int e_col = cfg.e_col(kt);
@@ -325,7 +332,9 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
         }
     } else {
         // ================================ consumer ================================
-        if constexpr (K::kSetMaxNReg) setmaxnreg_inc<K::kConsumerRegs>();
+        if constexpr (cfg.uses_setmaxnreg()) setmaxnreg_inc<K::kConsumerRegs>();
+        const TileScheduler sched(p, CM, CN);
+        const int cta_m = cta_rank() % CM, cta_n = cta_rank() / CM;
         const int consumer = wg - 1;
         const int w4 = warp % 4;  // = %warpid % 4: the 16 rows of each m64 block this warp's metadata covers
 
@@ -337,31 +346,55 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 if (w4 == 0 && lane < K::kCluster) {
                     const int pm = lane % CM, pn = lane / CM;
                     if (pm == cta_m || pn == cta_n)
-                        mbarrier_arrive_cluster(mapa_shared_cluster(empty_bar(s), static_cast<uint32_t>(lane)));
+                        mbarrier_arrive_remote(mapa_shared_cluster(empty_bar(s), static_cast<uint32_t>(lane)));
                 }
             }
         };
 
+        // Metadata registers, two sets. NOTES: wgmma.mma_async.sp reads its metadata register
+        // asynchronously, like its accumulators: a register may be written again only after the
+        // wgmma.wait_group that retires every wgmma reading it. With one group in flight, the
+        // words of k-tile kt go to set kt % 2, which the wait of k-tile kt - 1 has freed; each set
+        // stays live (register_fence) up to that wait so that the compiler cannot hand its
+        // registers to anything else while a wgmma may still read them (first device run: every
+        // two-consumer kernel failed with a single set, the load of the next k-tile's words
+        // overtaking the wgmma queued behind the other consumer's).
+        uint32_t meta[2][K::kMBlocks][K::kUnits] = {};
+        auto keep_meta = [&](int set) {
+#pragma unroll
+            for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+                for (int u = 0; u < K::kUnits; ++u) register_fence(meta[set][j][u]);
+        };
+
         typename K::Acc acc[K::kMBlocks][K::kAccRegs];
+        auto keep_acc = [&]() {
+#pragma unroll
+            for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+                for (int r = 0; r < K::kAccRegs; ++r) register_fence(acc[j][r]);
+        };
+
         int stage = 0;
         uint32_t phase = 0;
-        for (int L = cluster_idx; L < sched.total; L += cluster_count) {
+        for (int L = cluster_idx(); L < sched.total; L += cluster_count()) {
             int tm, tn;
             sched.cluster_tile(L, tm, tn);
             const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
             int prev = -1;
-            for (int kt = 0; kt < p.k_tiles; ++kt) {
-                mbarrier_wait_parity(full_bar(stage), phase);
-                // Metadata words of this warp for each m64 block and unit of the stage.
-                uint32_t meta[K::kMBlocks][K::kUnits];
+
+            // One k-tile: wait for its stage, load its metadata into set SET, issue its wgmmas as
+            // one group, retire the previous group and release that group's stage.
+            auto k_tile = [&](int kt, auto set_c) {
+                constexpr int SET = decltype(set_c)::value;
+                mbarrier_wait_parity_cta(full_bar(stage), phase);
                 const uint8_t* e = smem + e_stage_offset(stage);
 #pragma unroll
                 for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
-                    for (int u = 0; u < K::kUnits; ++u) {
-                        meta[j][u] = *reinterpret_cast<const uint32_t*>(
+                    for (int u = 0; u < K::kUnits; ++u)
+                        meta[SET][j][u] = *reinterpret_cast<const uint32_t*>(
                             e + meta_word_offset(K::kUnits, cfg.consumer_meta_block(consumer, j, w4), u, lane));
-                    }
                 wgmma_fence();
                 static_for<kStepsPerStage>([&](auto step_c) {
                     constexpr int step = decltype(step_c)::value;
@@ -371,21 +404,36 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                                                         step * kInstrARowBytes);
                         const uint64_t db = kmajor_desc(b_stage(stage), kStageBRowBytes, 0, step * kInstrBRowBytes);
                         K::Instr::template mma<BN, meta_selector(K::kFamily, step)>(
-                            acc[j], da, db, meta[j][meta_unit_of_step(K::kFamily, step)],
+                            acc[j], da, db, meta[SET][j][meta_unit_of_step(K::kFamily, step)],
                             (kt > 0 || step > 0) ? 1u : 0u);
                     }
                 });
                 wgmma_commit_group();
-                // The previous stage's wgmmas are complete once at most this group is pending.
-                wgmma_wait_group<1>();
+                // The previous k-tile's group is complete once at most this one is pending: its
+                // stage and its metadata set are free from here on.
+                if (p.serial_wgmma) {
+                    wgmma_wait_group<0>();
+                } else {
+                    wgmma_wait_group<1>();
+                }
+                keep_meta(SET ^ 1);
                 if (prev >= 0) release(prev);
                 prev = stage;
                 if (++stage == STAGES) {
                     stage = 0;
                     phase ^= 1u;
                 }
+            };
+            int kt = 0;
+            for (; kt + 1 < p.k_tiles; kt += 2) {
+                k_tile(kt, std::integral_constant<int, 0>{});
+                k_tile(kt + 1, std::integral_constant<int, 1>{});
             }
+            if (kt < p.k_tiles) k_tile(kt, std::integral_constant<int, 0>{});
             wgmma_wait_group<0>();
+            keep_meta(0);
+            keep_meta(1);
+            keep_acc();
             release(prev);
 
             // ================================ epilogue ================================

@@ -1,6 +1,7 @@
 #include "selection.hpp"
 
 #include <spmma_sm90a/pack.hpp>
+#include <spmma_sm90a/perf_model.hpp>
 
 #include <algorithm>
 #include <cstdint>
@@ -59,23 +60,18 @@ std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p) {
 }
 
 const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count) {
-    const auto cands = matching_kernels(p);
-    if (cands.empty()) return nullptr;
-    auto tiles = [&](const TileConfig& c) { return ((p.m + c.bm - 1) / c.bm) * ((p.n + c.bn - 1) / c.bn); };
-    // Preference: tile area first (less traffic per flop), then clusters (multicast), then
-    // M-heavy tiles (A is the compressed operand).
-    auto score = [](const TileConfig& c) { return c.bm * c.bn * 16 + c.cluster_size() * 4 + (c.bm > c.bn ? 1 : 0); };
+    const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
     const KernelEntry* best = nullptr;
-    for (const KernelEntry* e : cands) {
-        if (tiles(e->cfg) < static_cast<int64_t>(sm_count)) continue;
-        if (!best || score(e->cfg) > score(best->cfg)) best = e;
-    }
-    if (best) return best;
-    // Less than a wave whatever the tile: the most tiles (smallest area), ties to clusters off.
-    for (const KernelEntry* e : cands)
-        if (!best || tiles(e->cfg) > tiles(best->cfg) ||
-            (tiles(e->cfg) == tiles(best->cfg) && e->cfg.cluster_size() < best->cfg.cluster_size()))
+    double best_clk = 0;
+    for (const KernelEntry* e : matching_kernels(p)) {
+        const double clk = estimated_clocks(e->cfg, p.m, p.n, p.k, out_bytes, sm_count);
+        // Ties (within 1%) go to the smaller cluster, then to the earlier table entry.
+        if (!best || clk < best_clk * 0.99 ||
+            (clk < best_clk * 1.01 && e->cfg.cluster_size() < best->cfg.cluster_size())) {
             best = e;
+            best_clk = clk;
+        }
+    }
     return best;
 }
 

@@ -20,9 +20,9 @@ bool kernel_matches(const KernelEntry& e, const spmma_problem& p);
 std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);
 
 // The heuristic's choice among the matching kernels for a device with `sm_count` SMs (nullptr
-// when none match). NOTES: bigger tiles and clusters cut L2->SM traffic per flop (NOTES.md), so
-// take the largest tile that still fills the machine with at least one wave of tiles, and fall
-// back to smaller tiles for small m*n.
+// when none match): the least estimated time of the cost model (include/spmma_sm90a/
+// perf_model.hpp: bytes per flop against shared-memory and L2 bandwidth, turns of tiles over the
+// persistent CTAs, epilogue).
 const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count);
 
 // Raster band (in cluster tiles) for a configuration: about 2048 rows of A per band.

@@ -6,6 +6,7 @@
 #include <spmma_sm90a/pack.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <vector>
 
 namespace spmma_sm90a {
@@ -96,6 +97,10 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     params_.alpha_i = static_cast<int64_t>(p.alpha);
     params_.beta_i = static_cast<int64_t>(p.beta);
     params_.saturate = p.saturate;
+    // Diagnostics (plugins/sm90a/NOTES.md): SPMMA_SM90A_SERIAL_WGMMA=1 retires each k-tile's
+    // wgmmas before the next k-tile's are prepared.
+    const char* serial = std::getenv("SPMMA_SM90A_SERIAL_WGMMA");
+    params_.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
 }
 
 void Sm90aGemm::upload(const spmma_operands& ops) {

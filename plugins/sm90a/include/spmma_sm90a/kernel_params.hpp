@@ -20,7 +20,8 @@ struct KernelParams {
     float alpha, beta;      // float problems
     int64_t alpha_i, beta_i;  // integer problems
     int32_t saturate;       // integer problems: clamp the epilogue result to int32 (else wrap)
-    int32_t reserved;
+    int32_t serial_wgmma;   // 1: wgmma.wait_group 0 after every k-tile (diagnostics: no wgmma
+                            // in flight while the next one is prepared); 0: one group in flight
 };
 
 }  // namespace spmma_sm90a

@@ -17,14 +17,28 @@ struct TileConfig {
                        // (they share, and multicast, the A and metadata tiles)
     int stages;        // pipeline depth
 
-    // Warpgroups: one producer (TMA) and 1 or 2 consumers (wgmma) that split the tile's rows.
-    SPMMA_HD constexpr int consumers() const { return bm >= 128 ? 2 : 1; }
+    // Warpgroups: one producer (TMA) and 1 or 2 consumers (wgmma) that split the tile's rows:
+    // 64 rows: one consumer; 128 and 256: two (one or two m64 blocks each). NOTES: three
+    // consumers (512 threads) cap every thread at 128 registers at launch, and ptxas allocates
+    // within that cap whatever setmaxnreg grants later: an m64n256 f32 accumulator (128
+    // registers) does not compile ("insufficient registers").
+    SPMMA_HD constexpr int consumers() const { return bm == 64 ? 1 : 2; }
     SPMMA_HD constexpr int threads() const { return 128 * (1 + consumers()); }
     SPMMA_HD constexpr int wg_m() const { return bm / consumers(); }      // rows per consumer
     SPMMA_HD constexpr int m_blocks() const { return wg_m() / 64; }      // m64 instructions per k-step
     SPMMA_HD constexpr int bk() const { return stage_k(family); }         // logical k per stage
     SPMMA_HD constexpr int units() const { return units_per_stage(family); }
     SPMMA_HD constexpr int cluster_size() const { return cm * cn; }
+
+    // Register budgets (setmaxnreg) with two consumers, for `acc_regs` accumulator registers per
+    // consumer thread: the producer gives up registers for them, within 64K per SM (168 per
+    // thread at launch): 40/232, or 24/240 for the largest accumulators (m128 x n192 f32 per
+    // consumer: 192 registers). One consumer (256 threads) runs with what launch gives.
+    SPMMA_HD constexpr bool uses_setmaxnreg() const { return consumers() > 1; }
+    SPMMA_HD constexpr int producer_regs(int acc_regs) const { return acc_regs > 160 ? 24 : 40; }
+    SPMMA_HD constexpr int consumer_regs(int acc_regs) const {
+        return consumers() == 2 ? (acc_regs > 160 ? 240 : 232) : 255;
+    }
 
     // Per stage: A (bm rows x 64 B, 64-byte swizzle), B (bn rows x 128 B, 128-byte swizzle),
     // metadata (bm/16 row blocks x units x 128 B). Stages are laid out [A...][B...][E...][barriers]

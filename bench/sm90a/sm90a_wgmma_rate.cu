@@ -1,0 +1,126 @@
+// Throughput probe kernels for bench/sm90a/wgmma_rate.cpp: every CTA (one per SM) runs WG
+// warpgroups that issue wgmma.mma_async(.sp) back to back from shared memory, one commit group
+// per 64-wide k stage and one group in flight, cycling over four stages of operands as the GEMM
+// kernels do, with no TMA and no epilogue. Variants take A from registers instead of shared
+// memory, or add one more warpgroup that streams 16-byte loads from global memory (L2) or from
+// shared memory while the wgmmas run. What it measures: the rate at which the tensor cores take
+// sparse and dense wgmma per SM and clock, and whether that rate is bounded by the bytes shared
+// memory serves (the machine model of plugins/sm90a/NOTES.md).
+#include <cstdint>
+
+#include "ptx_sm90.cuh"
+#include "ptx_sm90a_wgmma.cuh"
+#include "sm90a_instr.cuh"
+
+namespace {
+
+using namespace spmma_ptx;
+using spmma_sm90a::kmajor_desc;
+
+constexpr int kStages = 4;
+constexpr uint32_t kAStageBytes = 64 * 128;  // per warpgroup: 64 rows x 128 B (dense A; sparse uses 64 B rows)
+enum Stream { kNoStream = 0, kLdg = 1, kLds = 2 };
+
+// One variant: the instruction, its k steps per 128-byte B row and operand geometry.
+template <bool SPARSE, bool F8, bool AREG>
+struct Variant {
+    static constexpr int kSteps = SPARSE ? 2 : 4;              // instructions per stage (k of 64 f16 / 128 fp8)
+    static constexpr uint32_t kARowBytes = SPARSE ? 64 : 128;  // A stage row (swizzle width)
+    static constexpr uint32_t kAStep = 32;                     // A bytes per row per instruction
+    static constexpr uint32_t kBStep = SPARSE ? 64 : 32;       // B bytes per row per instruction
+    template <int N>
+    __device__ static __forceinline__ void mma(float (&d)[N / 2], uint64_t da, const uint32_t (&areg)[4], uint64_t db,
+                                               uint32_t meta, uint32_t scale_d) {
+        if constexpr (AREG) wgmma_sp_f32_f16_f16_rs<N, 0>(d, areg, db, meta, scale_d);
+        else if constexpr (SPARSE && F8) spmma_sm90a::instr_e4m3e4m3_f32::mma<N, 0>(d, da, db, meta, scale_d);
+        else if constexpr (SPARSE) spmma_sm90a::instr_f16f16_f32::mma<N, 0>(d, da, db, meta, scale_d);
+        else if constexpr (F8) wgmma_f32_e4m3_e4m3<N>(d, da, db, scale_d);
+        else wgmma_f32_f16_f16<N>(d, da, db, scale_d);
+    }
+};
+
+template <int N, int WG>
+constexpr uint32_t b_base() { return kStages * WG * kAStageBytes; }
+
+// cycles[2 * cta]: the wgmma warpgroups' cycles; cycles[2 * cta + 1]: bytes the streaming
+// warpgroup loaded meanwhile.
+template <class V, int N, int WG, int STREAM>
+__device__ __forceinline__ void rate_body(int iters, const uint4* buf, uint32_t buf_vecs, uint32_t* sink,
+                                          long long* cycles) {
+    extern __shared__ uint8_t smem_raw[];
+    __shared__ volatile int done;
+    const uint32_t raw = smem_addr(smem_raw);
+    const uint32_t base = (raw + 1023u) & ~1023u;
+    uint32_t* words = reinterpret_cast<uint32_t*>(smem_raw + (base - raw));
+    // Finite, varied operands: f16 halves and fp8 bytes with exponents near 1.
+    const uint32_t total = (b_base<N, WG>() + kStages * N * 128u) / 4;
+    for (uint32_t i = threadIdx.x; i < total; i += blockDim.x) words[i] = 0x38383838u ^ ((i * 2654435761u) & 0x07070707u);
+    if (threadIdx.x == 0) done = 0;
+    fence_proxy_async_shared_cta();
+    __syncthreads();
+
+    const int wg = threadIdx.x / 128;
+    if (STREAM != kNoStream && wg == WG) {
+        // ---- the streaming warpgroup: 16-byte loads until the wgmmas are done ----
+        uint4 x = make_uint4(0, 0, 0, 0);
+        long long n = 0;
+        const uint32_t t = threadIdx.x % 128;
+        const uint4* s = reinterpret_cast<const uint4*>(words);
+        uint32_t i = (blockIdx.x * 977u * 128u + t) % buf_vecs;
+        while (!done) {
+#pragma unroll
+            for (int r = 0; r < 16; ++r) {
+                uint4 v;
+                if constexpr (STREAM == kLdg) {
+                    v = __ldg(buf + i);
+                    i += 128;
+                    if (i >= buf_vecs) i -= buf_vecs;
+                } else {
+                    v = s[(r * 128 + t) % (total / 4)];
+                }
+                x.x ^= v.x;
+                x.y += v.y;
+                x.z ^= v.z;
+                x.w += v.w;
+            }
+            n += 16;
+        }
+        sink[blockIdx.x * blockDim.x + threadIdx.x] = x.x ^ x.y ^ x.z ^ x.w;
+        if (t == 0) cycles[2 * blockIdx.x + 1] = n * 16 * 128;
+        return;
+    }
+
+    const uint32_t meta = 0x44444444u;  // positions 0 and 1 of every group: valid for every type
+    const uint32_t areg[4] = {0x3C003800u ^ threadIdx.x, 0x38003C00u, 0x3C00B800u, 0xB8003C00u};
+    float acc[N / 2];
+    const long long t0 = clock64();
+    for (int it = 0; it < iters; ++it) {
+        const int s = it % kStages;
+        const uint32_t a = base + (s * WG + wg) * kAStageBytes, b = base + b_base<N, WG>() + s * N * 128u;
+        wgmma_fence();
+#pragma unroll
+        for (int step = 0; step < V::kSteps; ++step)
+            V::template mma<N>(acc, kmajor_desc(a, V::kARowBytes, 0, step * V::kAStep), areg,
+                               kmajor_desc(b, 128, 0, step * V::kBStep), meta, (it > 0 || step > 0) ? 1u : 0u);
+        wgmma_commit_group();
+        wgmma_wait_group<1>();
+    }
+    wgmma_wait_group<0>();
+    const long long t1 = clock64();
+    if (threadIdx.x == 0) done = 1;
+    float sum = 0.f;
+#pragma unroll
+    for (int r = 0; r < N / 2; ++r) sum += acc[r];
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = __float_as_uint(sum);
+    if (threadIdx.x == 0) cycles[2 * blockIdx.x] = t1 - t0;
+}
+
+}  // namespace
+
+// rate_<sp|dense>_<f16|e4m3>_n<N>_wg<WG>[_areg][_ldg|_lds]
+#define SPMMA_RATE_KERNEL(NAME, SPARSE, F8, N, WG, AREG, STREAM)                                              \
+    extern "C" __global__ void __launch_bounds__(128 * (WG + (STREAM != 0)), 1)                               \
+        NAME(int iters, const uint4* buf, uint32_t buf_vecs, uint32_t* sink, long long* cycles) {             \
+        rate_body<Variant<SPARSE, F8, AREG>, N, WG, STREAM>(iters, buf, buf_vecs, sink, cycles);              \
+    }
+#include "sm90a_wgmma_rate.inc"

@@ -1,0 +1,39 @@
+// The cost model behind the sm90a heuristic (src/selection.cpp): how long a kernel
+// configuration takes on a problem, in SM clocks, from the bytes its tiles move per flop. Pure
+// C++ so that tests/sm90a can check its choices without a GPU.
+//
+// NOTES (plugins/sm90a/NOTES.md, "machine model"): a sparse wgmma m64nNk reads its whole B
+// operand (N rows x 64 B) and 64 rows x 32 B of compressed A from shared memory, so at the sparse
+// peak the tensor cores alone read 128 + 4096/N bytes of shared memory per clock; TMA writes
+// each stage's A, B and metadata on top. Shared memory serves a bounded number of bytes per
+// clock, so a tile runs at min(1, smem_bytes_per_clk / bytes it needs per peak clock) of the
+// peak, and likewise for what L2 delivers to the SM (which multicast divides). Tiles are
+// dealt to the persistent CTAs in turns; the last turn is as long as any.
+#pragma once
+
+#include <spmma_sm90a/tile_config.hpp>
+
+#include <cstdint>
+
+namespace spmma_sm90a {
+
+struct MachineModel {
+    double smem_bytes_per_clk = 105;  // what shared memory serves the tensor cores and TMA together
+    double l2_bytes_per_clk = 32;     // what L2 delivers to one SM when every SM pulls
+    double epilogue_bytes_per_clk = 32;  // D (and C) per SM in the epilogue
+    double tile_overhead_clk = 600;   // per tile: barrier round trips, scheduler, pipeline drain
+};
+
+// Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
+// bm bn bk / 64 clocks per k-tile for every family).
+double smem_bytes_per_peak_clk(const TileConfig& c);
+double l2_bytes_per_peak_clk(const TileConfig& c);
+
+// Fraction of the sparse peak the mainloop of configuration c can reach (0..1].
+double mainloop_efficiency(const TileConfig& c, const MachineModel& mm = {});
+
+// Estimated clocks for D (m x n, out_bytes per element) = A (m x k) B (k x n) on sm_count SMs.
+double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
+                        const MachineModel& mm = {});
+
+}  // namespace spmma_sm90a
