@@ -28,7 +28,7 @@ SPMMA=$BUILD/bin/spmma
 T0=$SECONDS
 FAILS=0
 note() { echo "== $* (t=$((SECONDS - T0))s)" | tee -a "$OUT/summary.txt"; }
-ALL_END=${ALL_END:-580}
+ALL_END=${ALL_END:-570}
 left() { echo $((ALL_END - (SECONDS - T0))); }
 # run <record file stem> <timeout s> <spmma gemm args...>: the timeout is cut to the time left.
 run() {
