@@ -48,7 +48,7 @@ TEST_CASE("sm90a cost model: shared-memory bytes per peak clock of a 256x128 f16
     CHECK(l2_bytes_per_peak_clk(c2) == Approx((16384.0 + 2048.0 + 8192.0) / 512.0));
 }
 
-TEST_CASE("sm90a cost model: efficiencies lie in (0, 1] and time grows with k", "[sm90a][model]") {
+TEST_CASE("sm90a cost model: efficiencies lie between 0 and 1 and time grows with k", "[sm90a][model]") {
     const auto cs = f16_configs();
     REQUIRE(cs.size() >= 8);
     for (const TileConfig& c : cs) {
