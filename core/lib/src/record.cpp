@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+extern char** environ;
+
 #include <algorithm>
 #include <chrono>
 #include <ctime>
@@ -156,9 +158,28 @@ std::string shell_quote(const std::string& s) {
     return out + "'";
 }
 
+std::string environment_prefix() {
+    // NOTES: plugins take their tuning and diagnostic knobs from SPMMA_* variables
+    // (SPMMA_SM90A_RASTER, SPMMA_SM90A_SERIAL_WGMMA, ...); a record run under one must say so
+    // to be reproducible. The test harness's own variables name paths, not behaviour.
+    static constexpr const char* harness[] = {"SPMMA_SOURCE_DIR", "SPMMA_BINARY_DIR", "SPMMA_EXE", "SPMMA_PLUGIN_DIR",
+                                              "SPMMA_CUOBJDUMP"};
+    std::vector<std::string> set;
+    for (char** e = environ; e && *e; ++e) {
+        const std::string kv = *e;
+        const auto eq = kv.find('=');
+        if (kv.rfind("SPMMA_", 0) != 0 || eq == std::string::npos) continue;
+        const std::string key = kv.substr(0, eq);
+        if (std::find(std::begin(harness), std::end(harness), key) != std::end(harness)) continue;
+        set.push_back(key + "=" + shell_quote(kv.substr(eq + 1)) + " ");
+    }
+    std::sort(set.begin(), set.end());
+    return std::accumulate(set.begin(), set.end(), std::string());
+}
+
 std::string reproduce_command(const Job& j, const std::string& plugin, const std::string& kernel, const std::string& plugin_dir) {
     const Problem& p = j.problem;
-    std::string c = fmt::format("spmma gemm --m {} --n {} --k {} --a-type {} --b-type {} --acc {} --out {} --pattern {}", p.m, p.n,
+    std::string c = environment_prefix() + fmt::format("spmma gemm --m {} --n {} --k {} --a-type {} --b-type {} --acc {} --out {} --pattern {}", p.m, p.n,
                                 p.k, name(p.a), name(p.b), name(p.acc), name(p.d), name(p.pattern));
     if (p.saturate) c += " --satfinite";
     if (p.scale != DType::None) {

@@ -43,4 +43,11 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
     return static_cast<double>(turns) * (mainloop + epilogue + mm.tile_overhead_clk);
 }
 
+int cluster_tie_rank(const TileConfig& c) {
+    if (c.cm == 2 && c.cn == 1) return 0;
+    if (c.cluster_size() == 1) return 1;
+    if (c.cm == 2 && c.cn == 2) return 2;
+    return 3;
+}
+
 }  // namespace spmma_sm90a

@@ -61,18 +61,11 @@ std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p) {
 
 const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count) {
     const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
-    const KernelEntry* best = nullptr;
-    double best_clk = 0;
-    for (const KernelEntry* e : matching_kernels(p)) {
-        const double clk = estimated_clocks(e->cfg, p.m, p.n, p.k, out_bytes, sm_count);
-        // Ties (within 1%) go to the smaller cluster, then to the earlier table entry.
-        if (!best || clk < best_clk * 0.99 ||
-            (clk < best_clk * 1.01 && e->cfg.cluster_size() < best->cfg.cluster_size())) {
-            best = e;
-            best_clk = clk;
-        }
-    }
-    return best;
+    const std::vector<const KernelEntry*> ks = matching_kernels(p);
+    std::vector<TileConfig> cs;
+    for (const KernelEntry* e : ks) cs.push_back(e->cfg);
+    const int i = choose_config(cs, [&](const TileConfig& c) { return estimated_clocks(c, p.m, p.n, p.k, out_bytes, sm_count); });
+    return i < 0 ? nullptr : ks[static_cast<size_t>(i)];
 }
 
 int raster_group(const TileConfig& cfg, int64_t cluster_tiles_m) {

@@ -88,6 +88,15 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     params_.tiles_n = tiles_n;
     params_.raster_group = raster_group(cfg, ctm);
     params_.raster_along_n = 0;
+    // Tuning (bench/sm90a): SPMMA_SM90A_RASTER=G bands of G cluster rows, =nG of G cluster
+    // columns, in place of the heuristic's bands.
+    if (const char* r = std::getenv("SPMMA_SM90A_RASTER"); r && r[0]) {
+        const bool along_n = r[0] == 'n';
+        const int g = std::atoi(r + (along_n ? 1 : 0));
+        if (g <= 0) fail(SPMMA_INVALID_ARGUMENT, std::string("SPMMA_SM90A_RASTER='") + r + "': expected G or nG, G > 0");
+        params_.raster_group = std::min(g, along_n ? ctn : ctm);
+        params_.raster_along_n = along_n ? 1 : 0;
+    }
     params_.d = reinterpret_cast<void*>(static_cast<uintptr_t>(d_.get()));
     params_.c = nullptr;
     params_.d_type = p.d_type;

@@ -36,4 +36,33 @@ double mainloop_efficiency(const TileConfig& c, const MachineModel& mm = {});
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                         const MachineModel& mm = {});
 
+// Rank of a configuration's cluster shape among estimates that tie (lower first): 2x1, 1x1, 2x2,
+// 1x2. NOTES: the model sees no effect of a cluster (shared memory, not L2, limits it), but the
+// H100 sweeps of 2026-11-22 (bench/NOTES.md) put 2x1 (B multicast) 1-9 % ahead of 1x1 on every
+// large tile, and 2x2 and 1x2 level with or behind it.
+int cluster_tie_rank(const TileConfig& c);
+
+// Index of the configuration to run: among those estimated within 1 % of the fastest, the best
+// cluster_tie_rank, then the least estimate, then the first listed. -1 when cs is empty.
+template <class Configs, class Estimate>
+int choose_config(const Configs& cs, Estimate&& clocks_of) {
+    int best = -1;
+    double least = 0;
+    for (int i = 0; i < static_cast<int>(cs.size()); ++i) {
+        const double t = clocks_of(cs[i]);
+        if (best < 0 || t < least) {
+            least = t;
+            best = i;
+        }
+    }
+    if (best < 0) return -1;
+    for (int i = 0; i < static_cast<int>(cs.size()); ++i) {
+        const double t = clocks_of(cs[i]), tb = clocks_of(cs[best]);
+        if (t > least * 1.01) continue;
+        const int ri = cluster_tie_rank(cs[i]), rb = cluster_tie_rank(cs[best]);
+        if (ri < rb || (ri == rb && t < tb)) best = i;
+    }
+    return best;
+}
+
 }  // namespace spmma_sm90a

@@ -63,7 +63,8 @@ struct Record {
     std::vector<std::string> csv_row() const;
 };
 
-// A spmma gemm command line that reruns one job on one plugin/kernel.
+// A spmma gemm command line that reruns one job on one plugin/kernel, prefixed by the SPMMA_*
+// environment variables set (plugin knobs such as SPMMA_SM90A_RASTER; not the test harness's paths).
 std::string reproduce_command(const Job& job, const std::string& plugin, const std::string& kernel,
                               const std::string& plugin_dir);
 

@@ -1,0 +1,44 @@
+// The command line in every record: it names the problem, and the SPMMA_* knobs that were set.
+#include <spmma/core/record.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+spmma::Job small_job() {
+    spmma::Job j;
+    j.problem.m = 17;
+    j.problem.n = 9;
+    j.problem.k = 40;
+    return j;
+}
+
+}  // namespace
+
+TEST_CASE("a record's command starts with the SPMMA_ knobs set, sorted and quoted", "[record]") {
+    ::setenv("SPMMA_ZZ_TEST_KNOB", "a b", 1);
+    ::setenv("SPMMA_AA_TEST_KNOB", "4", 1);
+    const std::string c = spmma::reproduce_command(small_job(), "sm90a", "sm90a_x", "");
+    ::unsetenv("SPMMA_ZZ_TEST_KNOB");
+    ::unsetenv("SPMMA_AA_TEST_KNOB");
+    const auto aa = c.find("SPMMA_AA_TEST_KNOB=4 "), zz = c.find("SPMMA_ZZ_TEST_KNOB='a b' "), g = c.find("spmma gemm");
+    REQUIRE(aa != std::string::npos);
+    REQUIRE(zz != std::string::npos);
+    REQUIRE(g != std::string::npos);
+    CHECK(aa < zz);
+    CHECK(zz < g);
+    CHECK(c.find("--m 17 --n 9 --k 40") != std::string::npos);
+    CHECK(c.find("--plugin sm90a --kernel sm90a_x") != std::string::npos);
+}
+
+TEST_CASE("a record's command leaves out the test harness's path variables and unrelated ones", "[record]") {
+    ::setenv("SPMMA_SOURCE_DIR", "/somewhere", 1);
+    ::setenv("NOT_SPMMA_KNOB", "1", 1);
+    const std::string c = spmma::reproduce_command(small_job(), "cpu", "", "");
+    ::unsetenv("NOT_SPMMA_KNOB");
+    CHECK(c.find("SPMMA_SOURCE_DIR") == std::string::npos);
+    CHECK(c.find("NOT_SPMMA_KNOB") == std::string::npos);
+}
