@@ -142,11 +142,14 @@ if checks:
     for r in checks:
         if r.get("status") != "verified":
             print("  NOT VERIFIED:", r.get("status"), r.get("kernel"), r["problem"].get("label"), r.get("reason", "")[:160])
+# f32 accumulation (what the CUTLASS column ran) in the main columns; the f16-accumulation
+# kernels (perf_acc16_*, glob-matched by "perf") in their own column.
 best = {}
 for r in records("perf") + records("perf_sp"):
     if r.get("status") not in ("verified", "unverified") or "timing" not in r: continue
     p = r["problem"]
-    key = (f"{p['m']}x{p['n']}x{p['k']}", p["a_type"], r["kernel"].endswith("_sp"))
+    acc16 = p.get("acc_type") == "f16"
+    key = (f"{p['m']}x{p['n']}x{p['k']}", p["a_type"], "acc16" if acc16 else r["kernel"].endswith("_sp"))
     tf = r["timing"]["tflops"]
     if key not in best or tf > best[key][0]:
         best[key] = (tf, r["kernel"])
@@ -158,15 +161,16 @@ except Exception:
     pass
 cutlass = {"4096x4096x4096": 653, "8192x8192x8192": 697, "16384x16384x16384": 613,
            "11008x4096x4096": 639, "28672x4096x8192": 656, "8192x2048x28672": 714}
-print(f"{'shape':>18} {'type':>4} {'sm80 om':>8} {'best kernel (om)':>34} {'sm80 sp':>8} {'CUTLASS-Amp':>11} {'cuSPARSELt':>10} {'dense':>6}")
+print(f"{'shape':>18} {'type':>4} {'sm80 om':>8} {'best kernel (om, f32 acc)':>34} {'sm80 sp':>8} {'f16 acc':>7} {'CUTLASS-Amp':>11} {'cuSPARSELt':>10} {'dense':>6}")
 for shape in ["4096x4096x4096", "8192x8192x8192", "16384x16384x16384", "11008x4096x4096", "28672x4096x8192", "8192x2048x28672"]:
     for dt in ("f16", "bf16"):
         om = best.get((shape, dt, False))
         sp = best.get((shape, dt, True))
+        a16 = best.get((shape, dt, "acc16"))
         if not om and not sp: continue
         pr = peers.get((shape, dt), {})
         f = lambda v: f"{v:.0f}" if isinstance(v, (int, float)) else ""
-        print(f"{shape:>18} {dt:>4} {f(om[0]) if om else '':>8} {om[1] if om else '':>34} {f(sp[0]) if sp else '':>8} "
+        print(f"{shape:>18} {dt:>4} {f(om[0]) if om else '':>8} {om[1] if om else '':>34} {f(sp[0]) if sp else '':>8} {f(a16[0]) if a16 else '':>7} "
               f"{cutlass[shape] if dt == 'f16' else '':>11} {f(pr.get('cusparselt')):>10} {f(pr.get('dense')):>6}")
 EOF
 note "failures: $FAILS"
