@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# On the build machine, after `cmake --build build`: copy what the device scripts need into
+# .deploy/build (git-ignored; carried to the GPU machine with the device tool's carry [".deploy"],
+# where bench/device/prepare.sh lays it out as build/). The carry limit is 64 MiB: the sm120a
+# plugin (no sm_120 GPU is lent) stays behind.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+rm -rf .deploy
+mkdir -p .deploy/build/bin .deploy/build/lib/spmma/plugins
+for b in spmma test_sm80 test_sm90a test_sm100a test_baselines spmma-bench-sm90a-wgmma; do
+    [ -x "$BUILD/bin/$b" ] && cp "$BUILD/bin/$b" .deploy/build/bin/ || echo "pack.sh: $BUILD/bin/$b not built, left out"
+done
+for f in "$BUILD"/lib/spmma/plugins/*.so; do
+    case $f in *sm120a*) ;; *) cp "$f" .deploy/build/lib/spmma/plugins/ ;; esac
+done
+[ -f shared/bench/peers.py ] || echo "pack.sh: shared/bench/peers.py missing (cp ../shared/bench/peers.py shared/bench/)"
+du -sh .deploy
