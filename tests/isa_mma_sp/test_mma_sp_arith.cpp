@@ -3,7 +3,7 @@
 // what the model promises, see mma_sp.hpp.)
 #include "ptx_fragments.hpp"
 
-#include <spmma/isa/mma_sp_exact_sum.hpp>
+#include <spmma/isa/exact_accumulator.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -128,27 +128,32 @@ TEST_CASE("mma.sp arithmetic: a zero sum is -0 only when every term is -0") {
     CHECK(d00(kF16F32, 1.0, -1.0, 1.0, 1.0, f32(-0.0f)) == 0u);
 }
 
-TEST_CASE("ExactSum: exact over a wide range, rounded once, range errors thrown") {
-    ExactSum s;
-    s.add(0x1p280);
-    s.add(0x1p-300);
-    s.add(-0x1p280);
-    CHECK(s.to_odd_double() == 0x1p-300);
-    ExactSum t;
+TEST_CASE("ExactAccumulator: exact over the whole double range, rounded once, signed zero kept apart") {
+    ExactAccumulator s;
+    s.add(0x1p1000);
+    s.add(0x1p-1074);  // the least subnormal double
+    s.add(-0x1p1000);
+    CHECK(s.round(53, -1022, 0x1.fffffffffffffp1023) == 0x1p-1074);
+    ExactAccumulator t;
     for (int i = 0; i < 1000; ++i) t.add(0.1);
     for (int i = 0; i < 1000; ++i) t.add(-0.1);
     t.add(1.0);
-    CHECK(t.to_f32() == 1.0f);
-    ExactSum u;
+    CHECK(t.round_f32() == 1.0);
+    ExactAccumulator u;
     u.add(1.0);
-    u.add(0x1p-60);  // sticky: round-to-odd keeps it visible below the double's last bit
-    CHECK(u.to_odd_double() == 1.0 + 0x1p-52);
-    CHECK(u.to_f32() == 1.0f);
-    ExactSum big;
+    u.add(0x1p-24);   // exactly half an f32 ulp of 1: ties to even, down to 1
+    CHECK(u.round_f32() == 1.0);
+    u.add(0x1p-80);   // a bit far below the half decides the tie: up
+    CHECK(u.round_f32() == 1.0 + 0x1p-23);
+    ExactAccumulator big;
     big.add(0x1.fffffep127);
     big.add(0x1p103);   // FLT_MAX + half ulp: ties to even, i.e. to infinity
-    CHECK(std::isinf(big.to_f32()));
-    ExactSum v;
-    REQUIRE_THROWS(v.add(0x1p301));
-    REQUIRE_THROWS(v.add(0x1p-400));
+    CHECK(std::isinf(big.round_f32()));
+    ExactAccumulator z;
+    z.add(-0.0);
+    z.add(-0.0);
+    CHECK(z.all_terms_negative_zero());
+    z.add(0.0);
+    CHECK_FALSE(z.all_terms_negative_zero());
+    CHECK_FALSE(ExactAccumulator{}.all_terms_negative_zero());
 }

@@ -1,7 +1,7 @@
 // The mma.sp / mma.sp::ordered_metadata instruction model (PTX ISA 9.7.14.6.3): decode the
 // registers into the logical operands, report undefined inputs, multiply exactly, round once.
 #include <spmma/isa/mma_sp_geometry.hpp>
-#include <spmma/isa/mma_sp_exact_sum.hpp>
+#include <spmma/isa/exact_accumulator.hpp>
 
 #include <cstdio>
 #include <stdexcept>
@@ -180,7 +180,7 @@ MmaSpResult mma_sp(const MmaSp& f, const MmaSpWarp& in) {
     const int block_width = is_block_scaled(f) ? f.k / f.scale_vec : f.k;
 
     std::array<int64_t, 128> isum{};
-    std::array<ExactSum, 128> fsum{};
+    std::array<ExactAccumulator, 128> fsum{};
     for (int i = 0; i < 128; ++i) {
         if (integer) isum[i] = static_cast<int64_t>(t.c[i]);
         else fsum[i].add(t.c[i]);
@@ -199,7 +199,13 @@ MmaSpResult mma_sp(const MmaSp& f, const MmaSpWarp& in) {
         }
 
     auto result_bits = [&](int i) -> uint32_t {
-        if (!integer) return f.d == DType::F16 ? fsum[i].to_f16_bits() : fsum[i].to_f32_bits();
+        if (!integer) {
+            // NaN as the canonical 0x7fff / 0x7fffffff; the sign of an exact zero as IEEE gives it.
+            const ExactAccumulator& s = fsum[i];
+            const double sign = s.all_terms_negative_zero() ? -1.0 : 1.0;
+            if (f.d == DType::F16) return s.is_nan() ? 0x7fffu : encode(DType::F16, sign * s.round_f16());
+            return s.is_nan() ? 0x7fffffffu : f32_bits(static_cast<float>(sign * s.round_f32()));
+        }
         int64_t v = isum[i];
         if (f.satfinite) {
             if (v > INT32_MAX) v = INT32_MAX;

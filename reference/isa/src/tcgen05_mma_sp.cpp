@@ -1,6 +1,6 @@
 // Model of tcgen05.mma.sp (PTX ISA 9.7.16.10.9.2), cta_group::1, A and B from shared memory.
 #include <spmma/isa/tcgen05_mma_sp.hpp>
-#include <spmma/isa/wgmma_sp_arith.hpp>
+#include <spmma/isa/exact_accumulator.hpp>
 
 #include <cmath>
 #include <stdexcept>

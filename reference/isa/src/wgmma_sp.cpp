@@ -1,6 +1,6 @@
 // Model of wgmma.mma_async.sp (PTX ISA 9.7.15.6), A and B from shared memory.
 #include <spmma/isa/wgmma_sp.hpp>
-#include <spmma/isa/wgmma_sp_arith.hpp>
+#include <spmma/isa/exact_accumulator.hpp>
 
 #include <cmath>
 #include <stdexcept>

@@ -1,10 +1,9 @@
-// The arithmetic of the wgmma.mma_async.sp model, which the tcgen05.mma.sp model shares: an
+// The arithmetic the instruction models share (mma.sp, wgmma.mma_async.sp, tcgen05.mma.sp): an
 // exact accumulator (every addend kept exactly, order-independent) rounded once to the
 // accumulator format. The PTX text leaves accumulation order and intermediate rounding
 // unspecified; one exact sum with one rounding is the order-free answer the models give.
-// NOTES: unlike mma_sp_exact_sum.hpp (terms 2^-320..2^300) this covers every finite double,
-// which tf32 subnormal products (2^-272) and block-scaled products (ue8m0 2^-127 squared times
-// subnormal elements) need.
+// NOTES: it covers every finite double, which tf32 subnormal products (2^-272) and block-scaled
+// products (ue8m0 2^-127 squared times subnormal elements) need.
 #pragma once
 
 #include <array>
@@ -17,6 +16,9 @@ public:
     // Adds a double exactly (NaN poisons the sum; +inf with -inf gives NaN).
     void add(double v);
     bool is_nan() const { return nan_ || (pos_inf_ && neg_inf_); }
+    // At least one term was added and every term was -0: the IEEE sum is -0 (round() gives +0
+    // for every exact zero; a model whose hardware keeps the sign of zero asks this).
+    bool all_terms_negative_zero() const { return any_term_ && all_neg_zero_; }
     // The exact sum rounded to nearest-even to a binary format with `precision` significand
     // bits (implicit bit included), minimum normal exponent `emin`, largest finite `max_finite`;
     // overflow gives +-inf, NaN gives NaN, an exact zero gives +0. Returned exactly as a double.
@@ -32,6 +34,7 @@ private:
     static void add_at(Big& b, uint64_t mant, int bit);
     Big pos_{}, neg_{};
     bool nan_ = false, pos_inf_ = false, neg_inf_ = false;
+    bool any_term_ = false, all_neg_zero_ = true;
 };
 
 }  // namespace spmma::isa

@@ -1,5 +1,5 @@
-// Exact accumulation with one rounding (see wgmma_sp_arith.hpp).
-#include <spmma/isa/wgmma_sp_arith.hpp>
+// Exact accumulation with one rounding (see exact_accumulator.hpp).
+#include <spmma/isa/exact_accumulator.hpp>
 
 #include <cmath>
 #include <limits>
@@ -23,6 +23,8 @@ void ExactAccumulator::add_at(Big& b, uint64_t mant, int bit) {
 }
 
 void ExactAccumulator::add(double v) {
+    any_term_ = true;
+    if (!(v == 0.0 && std::signbit(v))) all_neg_zero_ = false;
     if (std::isnan(v)) { nan_ = true; return; }
     if (std::isinf(v)) { (v > 0 ? pos_inf_ : neg_inf_) = true; return; }
     if (v == 0.0) return;
