@@ -131,3 +131,29 @@ TEST_CASE("pad_matrix then crop_matrix gives the matrix back and the padding is 
     CHECK(back == m);
     CHECK_THROWS_AS(pad_matrix(m.data(), 4, rows, cols, rows - 1, cols), std::invalid_argument);
 }
+
+TEST_CASE("check_b_and_c sizes B by b_type and C by D's type, and reads C only when beta is not 0", "[baselines]") {
+    spmma_problem q = abi_problem(DType::BF16, Pattern::P2_4, 3, 5, 8);  // B 8 x 5 bf16: 80 bytes
+    q.d_type = SPMMA_F32;                                                 // C 3 x 5 f32: 60 bytes
+    const std::vector<uint8_t> b(80, 1), c(60, 1);
+    spmma_operands ops{};
+    ops.b = b.data();
+    ops.b_bytes = b.size();
+    q.beta = 0.0;
+    CHECK_FALSE(check_b_and_c(q, ops));  // no C given, none needed
+    ops.c = c.data();
+    ops.c_bytes = 59;
+    CHECK_FALSE(check_b_and_c(q, ops));  // a C of the wrong size is not looked at
+    q.beta = 0.5;
+    CHECK_THROWS_WITH(check_b_and_c(q, ops), "C has 59 bytes, expected 60 (beta is not 0)");
+    ops.c_bytes = c.size();
+    CHECK(check_b_and_c(q, ops));
+    ops.c = nullptr;
+    CHECK_THROWS_WITH(check_b_and_c(q, ops), "C has 60 bytes, expected 60 (beta is not 0)");
+    ops.c = c.data();
+    ops.b_bytes = 40;  // sized as if B had 8-bit elements
+    CHECK_THROWS_WITH(check_b_and_c(q, ops), "B has 40 bytes, expected 80");
+    ops.b_bytes = b.size();
+    ops.b = nullptr;
+    CHECK_THROWS_WITH(check_b_and_c(q, ops), "B has 80 bytes, expected 80");
+}

@@ -4,9 +4,8 @@
 #include "cublaslt_api.hpp"
 #include "lt_setup.hpp"
 
+#include <spmma_baseline/family_backend.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
-
-#include <cstring>
 
 #ifndef SPMMA_VERSION
 #define SPMMA_VERSION "0.0.0"
@@ -17,7 +16,7 @@ namespace {
 
 using namespace spmma_plugin;
 
-class CublasBackend final : public cuda::CudaBackend {
+class CublasBackend final : public spmma_baseline::FamilyBackend<LtSetup, CublasGemm, lt_setup, kernel_infos> {
 public:
     spmma_plugin_info info() const override {
         static const std::string version = [] {
@@ -45,31 +44,6 @@ public:
         if (!lib.fns) return lib.why_not;
         if (p.major * 10 + p.minor < 75) return "needs sm_75 or newer (cuBLASLt " + lib.version + "), device is " + p.arch();
         return {};
-    }
-
-    std::span<const spmma_kernel_info> kernels() const override { return kernel_infos(); }
-
-    void check_supported(int device, const spmma_problem& p, const char* kernel) const override { setup_for(device, p, kernel); }
-
-    std::unique_ptr<Gemm> create(int device, const spmma_problem& p, const char* kernel) override {
-        return std::make_unique<CublasGemm>(device, p, setup_for(device, p, kernel));
-    }
-
-private:
-    // The problem's setup (types first, so the reason is the same with or without a GPU), then
-    // the device: the library, the architecture the type family needs.
-    LtSetup setup_for(int device, const spmma_problem& p, const char* kernel) const {
-        std::string why;
-        const auto s = lt_setup(p, why);
-        if (!s) unsupported(why);
-        if (kernel && std::strcmp(kernel, s->family->name) != 0)
-            unsupported(std::string("unsupported: ") + kernel + " does not run this problem's types; " + s->family->name + " does");
-        const cuda::DeviceProperties props = require_device(device);
-        const int sm = props.major * 10 + props.minor;
-        if (sm < s->family->min_sm)
-            unsupported(std::string("unsupported: ") + s->family->name + " needs sm_" + std::to_string(s->family->min_sm) +
-                        " or newer, device is " + props.arch());
-        return *s;
     }
 };
 

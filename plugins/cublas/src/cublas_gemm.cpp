@@ -7,10 +7,9 @@
 namespace spmma_cublas {
 namespace {
 
+using spmma_baseline::dptr;
 using spmma_plugin::fail;
 namespace cuda = spmma_plugin::cuda;
-
-void* dptr(const cuda::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.get())); }
 
 // The f16 bits of v, which exact_in_f16 has accepted (so no rounding happens here).
 uint16_t f16_bits(double v) {
@@ -54,13 +53,7 @@ void set_desc(const CublasLt& lt, cublasLtMatmulDesc_t op, cublasLtMatmulDescAtt
 }  // namespace
 
 CublasGemm::CublasGemm(int device, const spmma_problem& problem, const LtSetup& setup)
-    : CudaGemm(device, problem),
-      lt_(require_cublaslt()),
-      setup_(setup),
-      pad_(spmma_baseline::pad_sizes(problem, kPadMultiple, kPadMultiple, kPadMultiple)),
-      a_bytes_(spmma_baseline::element_bytes(problem.a_type)),
-      b_bytes_(spmma_baseline::element_bytes(problem.b_type)),
-      d_bytes_(spmma_baseline::element_bytes(problem.d_type)) {
+    : PaddedGemm(device, problem, kPadMultiple), lt_(require_cublaslt()), setup_(setup) {
     try {
         CUBLAS_CHECK(lt_.cublasLtCreate(&handle_));
         if (setup_.fp8) {
@@ -147,46 +140,12 @@ std::string CublasGemm::kernel_name() const {
 }
 
 void CublasGemm::upload(const spmma_operands& ops) {
-    const spmma_problem& p = problem_;
     context_.make_current();
-    std::vector<uint8_t> dense_a;
-    try {
-        dense_a = spmma_baseline::expand_a(p, ops.a_values, ops.a_values_bytes, ops.a_indices, ops.a_indices_bytes, pad_.m, pad_.k);
-    } catch (const std::invalid_argument& e) {
-        fail(SPMMA_INVALID_ARGUMENT, e.what());
-    }
-    const size_t b_expected = static_cast<size_t>(p.k * p.n * b_bytes_);
-    if (!ops.b || ops.b_bytes != b_expected)
-        fail(SPMMA_INVALID_ARGUMENT, "B has " + std::to_string(ops.b_bytes) + " bytes, expected " + std::to_string(b_expected));
-    read_c_ = p.beta != 0.0;
-    const size_t c_expected = static_cast<size_t>(p.m * p.n * d_bytes_);
-    if (read_c_ && (!ops.c || ops.c_bytes != c_expected))
-        fail(SPMMA_INVALID_ARGUMENT, "C has " + std::to_string(ops.c_bytes) + " bytes, expected " + std::to_string(c_expected) + " (beta is not 0)");
-
+    std::vector<uint8_t> dense_a = expand_and_check(ops);
     a_ = cuda::DeviceBuffer(dense_a.size());
     a_.upload(dense_a.data(), dense_a.size());
     dense_a = {};
-    // B column-major k x n is row-major n x k: pad its rows to k_p and add zero columns.
-    b_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.n * pad_.k * b_bytes_));
-    if (pad_.n == p.n && pad_.k == p.k) {
-        b_.upload(ops.b, b_expected);
-    } else {
-        const auto padded = spmma_baseline::pad_matrix(ops.b, b_bytes_, p.n, p.k, pad_.n, pad_.k);
-        b_.upload(padded.data(), padded.size());
-    }
-    const size_t d_padded = static_cast<size_t>(pad_.m * pad_.n * d_bytes_);
-    d_ = cuda::DeviceBuffer(d_padded);
-    d_.fill(0);
-    c_ = cuda::DeviceBuffer();
-    if (read_c_) {
-        c_ = cuda::DeviceBuffer(d_padded);
-        if (pad_.m == p.m && pad_.n == p.n) {
-            c_.upload(ops.c, c_expected);
-        } else {
-            const auto padded = spmma_baseline::pad_matrix(ops.c, d_bytes_, p.m, p.n, pad_.m, pad_.n);
-            c_.upload(padded.data(), padded.size());
-        }
-    }
+    upload_b_c_d(ops);
     // NOTES: cuMemcpyHtoD from pageable memory may return before its DMA lands, and cuMemset
     // is asynchronous; both run on the legacy stream, which the plugin's non-blocking stream
     // does not wait for. The whole context is synchronized before any launch reads them.
@@ -196,26 +155,8 @@ void CublasGemm::upload(const spmma_operands& ops) {
 
 void CublasGemm::launch(CUstream stream) {
     if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
-    // beta == 0: C is not read; cuBLASLt still wants a pointer, D's (C and D share a layout).
-    const void* c = read_c_ ? dptr(c_) : dptr(d_);
-    CUBLAS_CHECK(lt_.cublasLtMatmul(handle_, op_, alpha_, dptr(b_), lt_a_, dptr(a_), lt_b_, beta_, c, lt_cd_, dptr(d_), lt_cd_,
+    CUBLAS_CHECK(lt_.cublasLtMatmul(handle_, op_, alpha_, dptr(b_), lt_a_, dptr(a_), lt_b_, beta_, c_or_d(), lt_cd_, dptr(d_), lt_cd_,
                                     &algo_, algo_workspace_ ? dptr(workspace_) : nullptr, algo_workspace_, stream));
-}
-
-void CublasGemm::download(void* d, size_t bytes) {
-    const spmma_problem& p = problem_;
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "download before upload");
-    const size_t expected = static_cast<size_t>(p.m * p.n * d_bytes_);
-    if (bytes != expected) fail(SPMMA_INVALID_ARGUMENT, "D buffer has " + std::to_string(bytes) + " bytes, expected " + std::to_string(expected));
-    context_.make_current();
-    stream_.synchronize();
-    if (pad_.m == p.m && pad_.n == p.n) {
-        d_.download(d, bytes);
-        return;
-    }
-    std::vector<uint8_t> padded(d_.size());
-    d_.download(padded.data(), padded.size());
-    spmma_baseline::crop_matrix(padded.data(), d_bytes_, pad_.m, pad_.n, d, p.m, p.n);
 }
 
 }  // namespace spmma_cublas

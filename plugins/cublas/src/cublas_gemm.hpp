@@ -6,8 +6,7 @@
 #include "cublaslt_api.hpp"
 #include "lt_setup.hpp"
 
-#include <spmma_baseline/dense_operands.hpp>
-#include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_baseline/padded_gemm.hpp>
 
 namespace spmma_cublas {
 
@@ -17,13 +16,12 @@ inline constexpr int64_t kPadMultiple = 16;
 // Workspace offered to cuBLASLt (what NVIDIA recommends for Hopper).
 inline constexpr size_t kWorkspaceBytes = size_t{32} << 20;
 
-class CublasGemm final : public spmma_plugin::cuda::CudaGemm {
+class CublasGemm final : public spmma_baseline::PaddedGemm {
 public:
     CublasGemm(int device, const spmma_problem& problem, const LtSetup& setup);
     ~CublasGemm() override;
     std::string kernel_name() const override;
     void upload(const spmma_operands& operands) override;
-    void download(void* d, size_t bytes) override;
 
 protected:
     void launch(CUstream stream) override;
@@ -35,8 +33,6 @@ private:
 
     const CublasLt& lt_;
     LtSetup setup_;
-    spmma_baseline::PaddedSizes pad_;
-    int a_bytes_, b_bytes_, d_bytes_;  // element sizes
     cublasLtHandle_t handle_ = nullptr;
     cublasLtMatmulDesc_t op_ = nullptr;
     cublasLtMatrixLayout_t lt_a_ = nullptr, lt_b_ = nullptr, lt_cd_ = nullptr;  // cuBLASLt's A = our B, B = our A
@@ -44,9 +40,7 @@ private:
     int algo_id_ = -1;
     size_t algo_workspace_ = 0;
     alignas(8) unsigned char alpha_[8] = {}, beta_[8] = {};  // in setup_.scale's type
-    spmma_plugin::cuda::DeviceBuffer a_, b_, c_, d_, workspace_, one_;
-    bool read_c_ = false;
-    bool uploaded_ = false;
+    spmma_plugin::cuda::DeviceBuffer a_, workspace_, one_;
 };
 
 }  // namespace spmma_cublas

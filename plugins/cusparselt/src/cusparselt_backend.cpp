@@ -5,9 +5,8 @@
 #include "cusparselt_gemm.hpp"
 #include "sp_setup.hpp"
 
+#include <spmma_baseline/family_backend.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
-
-#include <cstring>
 
 #ifndef SPMMA_VERSION
 #define SPMMA_VERSION "0.0.0"
@@ -18,7 +17,7 @@ namespace {
 
 using namespace spmma_plugin;
 
-class CusparseLtBackend final : public cuda::CudaBackend {
+class CusparseLtBackend final : public spmma_baseline::FamilyBackend<SpSetup, CusparseLtGemm, sp_setup, kernel_infos> {
 public:
     spmma_plugin_info info() const override {
         static const std::string version = [] {
@@ -46,31 +45,6 @@ public:
         if (!lib.fns) return lib.why_not;
         if (p.major * 10 + p.minor < 80) return "needs sm_80 or newer (sparse tensor cores), device is " + p.arch();
         return {};
-    }
-
-    std::span<const spmma_kernel_info> kernels() const override { return kernel_infos(); }
-
-    void check_supported(int device, const spmma_problem& p, const char* kernel) const override { setup_for(device, p, kernel); }
-
-    std::unique_ptr<Gemm> create(int device, const spmma_problem& p, const char* kernel) override {
-        return std::make_unique<CusparseLtGemm>(device, p, setup_for(device, p, kernel));
-    }
-
-private:
-    // Types first (the same reason with or without a GPU), then the device: the library, the
-    // architecture the type family needs.
-    SpSetup setup_for(int device, const spmma_problem& p, const char* kernel) const {
-        std::string why;
-        const auto s = sp_setup(p, why);
-        if (!s) unsupported(why);
-        if (kernel && std::strcmp(kernel, s->family->name) != 0)
-            unsupported(std::string("unsupported: ") + kernel + " does not run this problem's types; " + s->family->name + " does");
-        const cuda::DeviceProperties props = require_device(device);
-        const int sm = props.major * 10 + props.minor;
-        if (sm < s->family->min_sm)
-            unsupported(std::string("unsupported: ") + s->family->name + " needs sm_" + std::to_string(s->family->min_sm) +
-                        " or newer, device is " + props.arch());
-        return *s;
     }
 };
 

@@ -6,10 +6,9 @@
 namespace spmma_cusparselt {
 namespace {
 
+using spmma_baseline::dptr;
 using spmma_plugin::fail;
 namespace cuda = spmma_plugin::cuda;
-
-void* dptr(const cuda::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.get())); }
 
 // cuSPARSELt wants 16-byte-aligned matrices (cuMemAlloc gives 256).
 constexpr uint32_t kAlignment = 16;
@@ -17,12 +16,9 @@ constexpr uint32_t kAlignment = 16;
 }  // namespace
 
 CusparseLtGemm::CusparseLtGemm(int device, const spmma_problem& problem, const SpSetup& setup)
-    : CudaGemm(device, problem),
+    : PaddedGemm(device, problem, kPadMultiple),
       lt_(require_cusparselt()),
       setup_(setup),
-      pad_(spmma_baseline::pad_sizes(problem, kPadMultiple, kPadMultiple, kPadMultiple)),
-      a_bytes_(spmma_baseline::element_bytes(problem.a_type)),
-      d_bytes_(spmma_baseline::element_bytes(problem.d_type)),
       alpha_(static_cast<float>(problem.alpha)),
       beta_(static_cast<float>(problem.beta)) {
     try {
@@ -108,10 +104,9 @@ void CusparseLtGemm::search() {
     CUSPARSELT_CHECK(lt_.cusparseLtMatmulGetWorkspace(&handle_, &plan_, &need));
     workspace_ = cuda::DeviceBuffer(std::max(need, kMinWorkspaceBytes));
     cudaStream_t s = stream_.get();
-    const void* c = read_c_ ? dptr(c_) : dptr(d_);
     // NOTES: the search times every algorithm (and split-k setting) on these operands and
     // leaves the fastest in the plan; its id is read back from the selection for the name.
-    CUSPARSELT_CHECK(lt_.cusparseLtMatmulSearch(&handle_, &plan_, &alpha_, dptr(a_compressed_), dptr(b_), &beta_, c, dptr(d_),
+    CUSPARSELT_CHECK(lt_.cusparseLtMatmulSearch(&handle_, &plan_, &alpha_, dptr(a_compressed_), dptr(b_), &beta_, c_or_d(), dptr(d_),
                                                 dptr(workspace_), &s, 1));
     stream_.synchronize();
     int id = -1;
@@ -122,46 +117,12 @@ void CusparseLtGemm::search() {
 }
 
 void CusparseLtGemm::upload(const spmma_operands& ops) {
-    const spmma_problem& p = problem_;
     context_.make_current();
     uploaded_ = false;
-    std::vector<uint8_t> dense_a;
-    try {
-        dense_a = spmma_baseline::expand_a(p, ops.a_values, ops.a_values_bytes, ops.a_indices, ops.a_indices_bytes, pad_.m, pad_.k);
-    } catch (const std::invalid_argument& e) {
-        fail(SPMMA_INVALID_ARGUMENT, e.what());
-    }
-    const size_t b_expected = static_cast<size_t>(p.k * p.n * a_bytes_);
-    if (!ops.b || ops.b_bytes != b_expected)
-        fail(SPMMA_INVALID_ARGUMENT, "B has " + std::to_string(ops.b_bytes) + " bytes, expected " + std::to_string(b_expected));
-    read_c_ = p.beta != 0.0;
-    const size_t c_expected = static_cast<size_t>(p.m * p.n * d_bytes_);
-    if (read_c_ && (!ops.c || ops.c_bytes != c_expected))
-        fail(SPMMA_INVALID_ARGUMENT, "C has " + std::to_string(ops.c_bytes) + " bytes, expected " + std::to_string(c_expected) + " (beta is not 0)");
-
+    std::vector<uint8_t> dense_a = expand_and_check(ops);
     compress_a(dense_a);
     dense_a = {};
-    // B column-major k x n is row-major n x k: pad its rows to k_p and add zero rows up to n_p.
-    b_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.n * pad_.k * a_bytes_));
-    if (pad_.n == p.n && pad_.k == p.k) {
-        b_.upload(ops.b, b_expected);
-    } else {
-        const auto padded = spmma_baseline::pad_matrix(ops.b, a_bytes_, p.n, p.k, pad_.n, pad_.k);
-        b_.upload(padded.data(), padded.size());
-    }
-    const size_t d_padded = static_cast<size_t>(pad_.m * pad_.n * d_bytes_);
-    d_ = cuda::DeviceBuffer(d_padded);
-    d_.fill(0);
-    c_ = cuda::DeviceBuffer();
-    if (read_c_) {
-        c_ = cuda::DeviceBuffer(d_padded);
-        if (pad_.m == p.m && pad_.n == p.n) {
-            c_.upload(ops.c, c_expected);
-        } else {
-            const auto padded = spmma_baseline::pad_matrix(ops.c, d_bytes_, p.m, p.n, pad_.m, pad_.n);
-            c_.upload(padded.data(), padded.size());
-        }
-    }
+    upload_b_c_d(ops);
     CU_CHECK(cuda::require_driver().cuCtxSynchronize());  // B, C and D's memset are in place (see compress_a)
     search();
     uploaded_ = true;
@@ -170,26 +131,8 @@ void CusparseLtGemm::upload(const spmma_operands& ops) {
 void CusparseLtGemm::launch(CUstream stream) {
     if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
     cudaStream_t s = stream;
-    // beta == 0: C is not read; cuSPARSELt still wants a pointer, D's (C and D share a descriptor).
-    const void* c = read_c_ ? dptr(c_) : dptr(d_);
-    CUSPARSELT_CHECK(lt_.cusparseLtMatmul(&handle_, &plan_, &alpha_, dptr(a_compressed_), dptr(b_), &beta_, c, dptr(d_),
+    CUSPARSELT_CHECK(lt_.cusparseLtMatmul(&handle_, &plan_, &alpha_, dptr(a_compressed_), dptr(b_), &beta_, c_or_d(), dptr(d_),
                                           dptr(workspace_), &s, 1));
-}
-
-void CusparseLtGemm::download(void* d, size_t bytes) {
-    const spmma_problem& p = problem_;
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "download before upload");
-    const size_t expected = static_cast<size_t>(p.m * p.n * d_bytes_);
-    if (bytes != expected) fail(SPMMA_INVALID_ARGUMENT, "D buffer has " + std::to_string(bytes) + " bytes, expected " + std::to_string(expected));
-    context_.make_current();
-    stream_.synchronize();
-    if (pad_.m == p.m && pad_.n == p.n) {
-        d_.download(d, bytes);
-        return;
-    }
-    std::vector<uint8_t> padded(d_.size());
-    d_.download(padded.data(), padded.size());
-    spmma_baseline::crop_matrix(padded.data(), d_bytes_, pad_.m, pad_.n, d, p.m, p.n);
 }
 
 }  // namespace spmma_cusparselt

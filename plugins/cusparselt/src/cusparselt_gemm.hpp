@@ -8,8 +8,7 @@
 #include "cusparselt_api.hpp"
 #include "sp_setup.hpp"
 
-#include <spmma_baseline/dense_operands.hpp>
-#include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_baseline/padded_gemm.hpp>
 
 namespace spmma_cusparselt {
 
@@ -20,13 +19,12 @@ inline constexpr int64_t kPadMultiple = 32;
 // Workspace offered to the search at least (split-k configurations need some).
 inline constexpr size_t kMinWorkspaceBytes = size_t{32} << 20;
 
-class CusparseLtGemm final : public spmma_plugin::cuda::CudaGemm {
+class CusparseLtGemm final : public spmma_baseline::PaddedGemm {
 public:
     CusparseLtGemm(int device, const spmma_problem& problem, const SpSetup& setup);
     ~CusparseLtGemm() override;
     std::string kernel_name() const override;
     void upload(const spmma_operands& operands) override;
-    void download(void* d, size_t bytes) override;
 
 protected:
     void launch(CUstream stream) override;
@@ -39,8 +37,6 @@ private:
 
     const CusparseLt& lt_;
     SpSetup setup_;
-    spmma_baseline::PaddedSizes pad_;
-    int a_bytes_, d_bytes_;  // element sizes (B has A's type)
     cusparseLtHandle_t handle_{};
     cusparseLtMatDescriptor_t mat_a_{}, mat_b_{}, mat_cd_{};
     cusparseLtMatmulDescriptor_t matmul_{};
@@ -49,9 +45,7 @@ private:
     bool have_handle_ = false, have_a_ = false, have_b_ = false, have_cd_ = false, have_alg_ = false, have_plan_ = false;
     int alg_id_ = -1;  // after the search
     float alpha_ = 1.0f, beta_ = 0.0f;
-    spmma_plugin::cuda::DeviceBuffer a_compressed_, b_, c_, d_, workspace_;
-    bool read_c_ = false;
-    bool uploaded_ = false;
+    spmma_plugin::cuda::DeviceBuffer a_compressed_, workspace_;
 };
 
 }  // namespace spmma_cusparselt

@@ -109,6 +109,17 @@ std::vector<uint8_t> expand_a(const spmma_problem& p, const void* values, size_t
     return dense;
 }
 
+bool check_b_and_c(const spmma_problem& p, const spmma_operands& ops) {
+    const size_t b_expected = static_cast<size_t>(p.k * p.n * element_bytes(p.b_type));
+    if (!ops.b || ops.b_bytes != b_expected)
+        bad("B has " + std::to_string(ops.b_bytes) + " bytes, expected " + std::to_string(b_expected));
+    const bool read_c = p.beta != 0.0;
+    const size_t c_expected = static_cast<size_t>(p.m * p.n * element_bytes(p.d_type));
+    if (read_c && (!ops.c || ops.c_bytes != c_expected))
+        bad("C has " + std::to_string(ops.c_bytes) + " bytes, expected " + std::to_string(c_expected) + " (beta is not 0)");
+    return read_c;
+}
+
 std::vector<uint8_t> pad_matrix(const void* src, int elem_bytes, int64_t rows, int64_t cols, int64_t padded_rows,
                                 int64_t padded_cols) {
     if (padded_rows < rows || padded_cols < cols) bad("padding smaller than the matrix");

@@ -1,7 +1,8 @@
 // The vendor-library baselines (cublas, cusparselt) take plain dense matrices: A expanded from
-// the canonical compressed form (zeros where the pattern removed elements), and every operand
-// zero-padded up to the sizes the library accepts. Host side only, pure C++ (the plugins and
-// tests/baselines link it). 8-, 16- and 32-bit element types; the 4-bit ones are refused.
+// the canonical compressed form (zeros where the pattern removed elements), B's and C's sizes
+// checked, and every operand zero-padded up to the sizes the library accepts. Host side only,
+// pure C++ (the plugins and tests/baselines link it). 8-, 16- and 32-bit element types; the
+// 4-bit ones are refused.
 #pragma once
 
 #include <spmma/plugin.h>
@@ -29,6 +30,11 @@ PaddedSizes pad_sizes(const spmma_problem& p, int64_t multiple_m, int64_t multip
 // group of an index byte that is not a valid sorted selection, and for buffers of the wrong size.
 std::vector<uint8_t> expand_a(const spmma_problem& p, const void* values, size_t values_bytes, const uint8_t* indices,
                               size_t indices_bytes, int64_t rows, int64_t cols);
+
+// The operands besides A, against the problem: B (k x n of b_type) always, C (m x n of D's type)
+// only when beta is not 0. Returns whether C is read; throws std::invalid_argument ("B has 6
+// bytes, expected 8") for a missing or wrongly sized one.
+bool check_b_and_c(const spmma_problem& p, const spmma_operands& ops);
 
 // A row-major rows x cols matrix of elem_bytes-byte elements, copied into the top-left corner of
 // a zeroed padded_rows x padded_cols one. (B column-major k x n is row-major n x k: pad it as

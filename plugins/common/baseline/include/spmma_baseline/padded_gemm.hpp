@@ -1,0 +1,106 @@
+// What a vendor-library baseline's Gemm does apart from the library itself: every size
+// zero-padded up to a multiple, A expanded to dense on the host, B and C uploaded zero-padded,
+// D allocated zeroed and cropped back to m x n on download. Header-only: it needs the CUDA
+// plugin helpers (spmma_plugin_cuda), and spmma_baseline_support is built without CUDA.
+#pragma once
+
+#include <spmma_baseline/dense_operands.hpp>
+#include <spmma_plugin/cuda_gemm.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace spmma_baseline {
+
+// A device buffer's address as the pointer a vendor library takes.
+inline void* dptr(const spmma_plugin::cuda::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.get())); }
+
+class PaddedGemm : public spmma_plugin::cuda::CudaGemm {
+public:
+    // D cropped from the padded one, after the stream has finished.
+    void download(void* d, size_t bytes) override;
+
+protected:
+    // Every size padded up to a multiple of pad_multiple.
+    PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple);
+
+    // A expanded to dense pad_.m x pad_.k, then B's and C's sizes checked (read_c_ set); throws
+    // Error(SPMMA_INVALID_ARGUMENT) naming what is wrong.
+    std::vector<uint8_t> expand_and_check(const spmma_operands& ops);
+    // B zero-padded into b_, d_ zeroed, C zero-padded into c_ when it is read (c_ empty when not).
+    // Pageable copies and memsets on the legacy stream: synchronize the context before a launch.
+    void upload_b_c_d(const spmma_operands& ops);
+    // beta == 0: C is not read; the libraries still want a pointer, D's (C and D share a layout).
+    const void* c_or_d() const { return read_c_ ? dptr(c_) : dptr(d_); }
+
+    PaddedSizes pad_;
+    int b_bytes_, d_bytes_;  // element sizes (C has D's type)
+    spmma_plugin::cuda::DeviceBuffer b_, c_, d_;
+    bool read_c_ = false;
+    bool uploaded_ = false;
+};
+
+inline PaddedGemm::PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple)
+    : CudaGemm(device, problem),
+      pad_(pad_sizes(problem, pad_multiple, pad_multiple, pad_multiple)),
+      b_bytes_(element_bytes(problem.b_type)),
+      d_bytes_(element_bytes(problem.d_type)) {}
+
+inline std::vector<uint8_t> PaddedGemm::expand_and_check(const spmma_operands& ops) {
+    const spmma_problem& p = problem_;
+    std::vector<uint8_t> dense_a;
+    try {
+        dense_a = expand_a(p, ops.a_values, ops.a_values_bytes, ops.a_indices, ops.a_indices_bytes, pad_.m, pad_.k);
+        read_c_ = check_b_and_c(p, ops);
+    } catch (const std::invalid_argument& e) {
+        spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, e.what());
+    }
+    return dense_a;
+}
+
+inline void PaddedGemm::upload_b_c_d(const spmma_operands& ops) {
+    namespace cuda = spmma_plugin::cuda;
+    const spmma_problem& p = problem_;
+    // B column-major k x n is row-major n x k: pad its rows to k_p and add zero rows up to n_p.
+    b_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.n * pad_.k * b_bytes_));
+    if (pad_.n == p.n && pad_.k == p.k) {
+        b_.upload(ops.b, static_cast<size_t>(p.k * p.n * b_bytes_));
+    } else {
+        const auto padded = pad_matrix(ops.b, b_bytes_, p.n, p.k, pad_.n, pad_.k);
+        b_.upload(padded.data(), padded.size());
+    }
+    const size_t d_padded = static_cast<size_t>(pad_.m * pad_.n * d_bytes_);
+    d_ = cuda::DeviceBuffer(d_padded);
+    d_.fill(0);
+    c_ = cuda::DeviceBuffer();
+    if (read_c_) {
+        c_ = cuda::DeviceBuffer(d_padded);
+        if (pad_.m == p.m && pad_.n == p.n) {
+            c_.upload(ops.c, static_cast<size_t>(p.m * p.n * d_bytes_));
+        } else {
+            const auto padded = pad_matrix(ops.c, d_bytes_, p.m, p.n, pad_.m, pad_.n);
+            c_.upload(padded.data(), padded.size());
+        }
+    }
+}
+
+inline void PaddedGemm::download(void* d, size_t bytes) {
+    const spmma_problem& p = problem_;
+    if (!uploaded_) spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "download before upload");
+    const size_t expected = static_cast<size_t>(p.m * p.n * d_bytes_);
+    if (bytes != expected)
+        spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "D buffer has " + std::to_string(bytes) + " bytes, expected " + std::to_string(expected));
+    context_.make_current();
+    stream_.synchronize();
+    if (pad_.m == p.m && pad_.n == p.n) {
+        d_.download(d, bytes);
+        return;
+    }
+    std::vector<uint8_t> padded(d_.size());
+    d_.download(padded.data(), padded.size());
+    crop_matrix(padded.data(), d_bytes_, pad_.m, pad_.n, d, p.m, p.n);
+}
+
+}  // namespace spmma_baseline
