@@ -5,13 +5,11 @@
 //   the block-scaled kinds, a further tmem operand (the scale factors) --
 // move metadata (and scales) to tensor memory with UTCCP, and touch no local memory. Runs
 // without a GPU.
+#include "../common/plugin.hpp"
+#include "../common/sass.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <spmma/plugin.h>
-
-#include <dlfcn.h>
-
-#include <cstdio>
 #include <map>
 #include <regex>
 #include <string>
@@ -19,48 +17,7 @@
 
 namespace {
 
-std::vector<std::string> plugin_kernel_names(const std::string& so) {
-    void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    INFO("dlopen " << so << ": " << (h ? "ok" : dlerror()));
-    REQUIRE(h != nullptr);
-    auto entry = reinterpret_cast<spmma_plugin_entry_fn>(dlsym(h, SPMMA_ENTRY_SYMBOL));
-    REQUIRE(entry != nullptr);
-    const spmma_plugin_api* api = entry();
-    std::vector<std::string> names;
-    for (int32_t i = 0; i < api->kernel_count(); ++i) {
-        spmma_kernel_info k{};
-        k.struct_size = sizeof k;
-        REQUIRE(api->get_kernel(i, &k) == SPMMA_OK);
-        names.emplace_back(k.name);
-    }
-    return names;  // the plugin stays loaded: its strings were copied
-}
-
-// Function name -> its SASS text.
-std::map<std::string, std::string> disassemble(const std::string& cuobjdump, const std::string& so) {
-    const std::string dir = cuobjdump.substr(0, cuobjdump.find_last_of('/'));
-    const std::string cmd = "PATH='" + dir + "':\"$PATH\" '" + cuobjdump + "' -sass '" + so + "' 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::map<std::string, std::string> funcs;
-    std::string current;
-    char line[4096];
-    const std::string tag = "Function : ";
-    while (fgets(line, sizeof line, p)) {
-        std::string s(line);
-        const auto at = s.find(tag);
-        if (at != std::string::npos) {
-            current = s.substr(at + tag.size());
-            while (!current.empty() && (current.back() == '\n' || current.back() == ' ')) current.pop_back();
-            continue;
-        }
-        if (!current.empty()) funcs[current] += s;
-    }
-    const int rc = pclose(p);
-    INFO(cmd);
-    REQUIRE(rc == 0);
-    return funcs;
-}
+namespace sass = spmma_test::sass;
 
 struct Expect {
     std::string op;  // UTCHMMA, UTCQMMA, UTCIMMA, UTCOMMA
@@ -80,22 +37,17 @@ Expect expected(const std::string& name) {
 
 TEST_CASE("sm100a SASS: every kernel issues UTC*MMA of its kind with the metadata (and scale) tensor-memory operands",
           "[sm100a][sass]") {
-    const std::string cuobjdump = SPMMA_CUOBJDUMP;
-    if (cuobjdump.empty())
-        FAIL("cuobjdump was not found when CMake ran. Install it with\n"
-             "  pip install --target " SPMMA_SOURCE_DIR "/.tools nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm\n"
-             "then re-run cmake (tests/CMakeLists.txt looks in .tools/nvidia/cu13/bin).");
+    const std::string cuobjdump = sass::cuobjdump();
     const std::string so = std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm100a.so";
-    const auto names = plugin_kernel_names(so);
+    const auto names = spmma_test::plugin_kernel_names(so);
     REQUIRE(names.size() >= 20);
-    const auto funcs = disassemble(cuobjdump, so);
-    const std::regex local(R"(\b(LDL|STL)(\.[A-Z0-9]+)*\s)");
+    const auto funcs = sass::function_texts(cuobjdump, so);
     std::map<std::string, int> kinds_seen;
     for (const std::string& name : names) {
         INFO(name);
         const auto it = funcs.find(name);
         REQUIRE(it != funcs.end());
-        const std::string& sass = it->second;
+        const std::string& text = it->second;
         const Expect e = expected(name);
         const bool pair = name.find("_cg2_") != std::string::npos;
         // gdesc[A], gdesc[B], tmem[D], tmem[metadata], idesc[..] (, tmem[scales]) -- the sparse form.
@@ -105,12 +57,12 @@ TEST_CASE("sm100a SASS: every kernel issues UTC*MMA of its kind with the metadat
         const std::regex mma(ops);
         std::smatch m;
         INFO("looking for " << ops);
-        CHECK(std::regex_search(sass, m, mma));
-        CHECK(std::regex_search(sass, std::regex(std::string(R"(UTCCP\.T\.S)") + (pair ? R"(\.2CTA)" : "") + R"(\.128dp128bit tmem)")));
-        if (e.scaled) CHECK(std::regex_search(sass, std::regex(R"(UTCCP\.T\.S(\.2CTA)?\.4x32dp128bit tmem)")));
+        CHECK(std::regex_search(text, m, mma));
+        CHECK(std::regex_search(text, std::regex(std::string(R"(UTCCP\.T\.S)") + (pair ? R"(\.2CTA)" : "") + R"(\.128dp128bit tmem)")));
+        if (e.scaled) CHECK(std::regex_search(text, std::regex(R"(UTCCP\.T\.S(\.2CTA)?\.4x32dp128bit tmem)")));
         // The dense form (no metadata operand) must not appear.
-        CHECK_FALSE(std::regex_search(sass, std::regex(e.op + R"((\.[A-Z0-9]+)*\s+gdesc\[UR\d+\], gdesc\[UR\d+\], tmem\[UR\d+\], idesc)")));
-        CHECK_FALSE(std::regex_search(sass, local));
+        CHECK_FALSE(std::regex_search(text, std::regex(e.op + R"((\.[A-Z0-9]+)*\s+gdesc\[UR\d+\], gdesc\[UR\d+\], tmem\[UR\d+\], idesc)")));
+        CHECK_FALSE(sass::touches_local_memory(text));
         ++kinds_seen[e.op + (e.scaled ? " scaled" : "") + (pair ? " 2cta" : "")];
     }
     for (const auto& [k, n] : kinds_seen) UNSCOPED_INFO(k << ": " << n << " kernels");

@@ -5,10 +5,10 @@
 #include <spmma_sm120a/kernel_list.hpp>
 #include <spmma_sm120a/layout.hpp>
 
+#include "../common/sass.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <cctype>
-#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -17,22 +17,9 @@ namespace {
 
 namespace L = spmma_sm120a;
 
-std::string run(const std::string& cmd) {
-    std::string out;
-    FILE* f = popen(cmd.c_str(), "r");
-    if (!f) return out;
-    char buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) out.append(buf, n);
-    pclose(f);
-    return out;
-}
+namespace sass = spmma_test::sass;
 
-std::string upper(const char* s) {
-    std::string u(s);
-    for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return u;
-}
+std::string upper(const char* s) { return sass::upper(s); }
 
 // The SASS mnemonic prefix of a form's sparse MMA (as cuobjdump 13 prints it).
 std::string sass_of(const L::Form& f) {
@@ -44,30 +31,16 @@ std::string sass_of(const L::Form& f) {
     }
 }
 
-// Function name -> its SASS text, from `cuobjdump -sass` output.
-std::map<std::string, std::string> functions(const std::string& sass) {
-    std::map<std::string, std::string> out;
-    std::string current;
-    size_t pos = 0;
-    while (pos < sass.size()) {
-        size_t end = sass.find('\n', pos);
-        if (end == std::string::npos) end = sass.size();
-        const std::string line = sass.substr(pos, end - pos);
-        const size_t f = line.find("Function : ");
-        if (f != std::string::npos) {
-            current = line.substr(f + 11);
-            while (!current.empty() && std::isspace(static_cast<unsigned char>(current.back()))) current.pop_back();
-        } else if (!current.empty()) {
-            out[current] += line + "\n";
-        }
-        pos = end + 1;
-    }
-    return out;
-}
-
 int count(const std::string& text, const std::string& what) {
     int n = 0;
     for (size_t p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+    return n;
+}
+
+// The same count over every function.
+int count(const std::map<std::string, std::string>& fns, const std::string& what) {
+    int n = 0;
+    for (const auto& [name, text] : fns) n += count(text, what);
     return n;
 }
 
@@ -89,23 +62,19 @@ std::vector<Entry> all_kernels() {
     return v;
 }
 
-std::string disassemble(const char* arch) {
-    const std::string tool = SPMMA_CUOBJDUMP;
-    if (tool.empty())
-        FAIL("cuobjdump was not found when CMake ran: pip install --target " SPMMA_SOURCE_DIR
-             "/.tools nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm, then re-run cmake");
-    return run("'" + tool + "' -sass -arch " + arch + " '" SPMMA_SM120A_PLUGIN "' 2>&1");
+// Function name -> its SASS text in the plugin's cubin for `arch`.
+std::map<std::string, std::string> disassemble(const char* arch) {
+    return sass::function_texts(sass::cuobjdump(), SPMMA_SM120A_PLUGIN, std::string("-arch ") + arch);
 }
 
 }  // namespace
 
 TEST_CASE("sm120a SASS: the sm_120a cubin holds OMMA.SF.SP, QMMA.SF.SP and QMMA.SP, each kernel its form's, 32 per kernel", "[sm120a]") {
-    const std::string sass = disassemble("sm_120a");
-    INFO(sass.substr(0, 400));
-    REQUIRE(count(sass, "OMMA.SF.SP.168128") > 0);
-    REQUIRE(count(sass, "QMMA.SF.SP.16864") > 0);
-    REQUIRE(count(sass, "QMMA.SP.16864") > 0);
-    const auto fns = functions(sass);
+    const auto fns = disassemble("sm_120a");
+    INFO(fns.size() << " functions in the sm_120a cubin");
+    REQUIRE(count(fns, "OMMA.SF.SP.168128") > 0);
+    REQUIRE(count(fns, "QMMA.SF.SP.16864") > 0);
+    REQUIRE(count(fns, "QMMA.SP.16864") > 0);
     const auto kernels = all_kernels();
     REQUIRE(fns.size() == kernels.size());
     for (const Entry& k : kernels) {
@@ -119,7 +88,7 @@ TEST_CASE("sm120a SASS: the sm_120a cubin holds OMMA.SF.SP, QMMA.SF.SP and QMMA.
 }
 
 TEST_CASE("sm120a SASS: the sm_121a cubin carries the same kernels", "[sm120a]") {
-    const auto fns = functions(disassemble("sm_121a"));
+    const auto fns = disassemble("sm_121a");
     const auto kernels = all_kernels();
     REQUIRE(fns.size() == kernels.size());
     for (const Entry& k : kernels) {

@@ -8,15 +8,12 @@
 // widened, satfinite applied around it), e4m3/e5m2 through HMMA.SP.16832.F32 after
 // F2FP.F16.<type>.UNPACK_B conversions; both emulations may use local memory (spills, the call
 // stack of the s4 subroutine): those are the only kernels allowed to.
+#include "../common/plugin.hpp"
+#include "../common/sass.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <spmma/plugin.h>
-
-#include <dlfcn.h>
-
 #include <algorithm>
-#include <cctype>
-#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
@@ -27,63 +24,27 @@
 
 namespace {
 
-std::vector<std::string> plugin_kernel_names(const std::string& so) {
-    void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    INFO("dlopen " << so << ": " << (h ? "ok" : dlerror()));
-    REQUIRE(h != nullptr);
-    auto entry = reinterpret_cast<spmma_plugin_entry_fn>(dlsym(h, SPMMA_ENTRY_SYMBOL));
-    REQUIRE(entry != nullptr);
-    const spmma_plugin_api* api = entry();
-    std::vector<std::string> names;
-    for (int32_t i = 0; i < api->kernel_count(); ++i) {
-        spmma_kernel_info k{};
-        k.struct_size = sizeof k;
-        REQUIRE(api->get_kernel(i, &k) == SPMMA_OK);
-        names.emplace_back(k.name);
-    }
-    return names;  // the plugin stays loaded
-}
+namespace sass = spmma_test::sass;
 
 // (arch, function) -> the opcodes its SASS uses (predicates stripped), for every cubin in `so`.
 std::map<std::pair<std::string, std::string>, std::set<std::string>> disassemble(const std::string& cuobjdump,
                                                                                   const std::string& so) {
-    const std::string dir = cuobjdump.substr(0, cuobjdump.find_last_of('/'));
-    const std::string cmd = "PATH='" + dir + "':\"$PATH\" '" + cuobjdump + "' -sass '" + so + "' 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
     std::map<std::pair<std::string, std::string>, std::set<std::string>> funcs;
     std::set<std::string>* current = nullptr;
-    std::string arch;
-    char line[4096];
-    const std::string arch_tag = "arch = ", fn_tag = "Function : ";
-    while (fgets(line, sizeof line, p)) {
-        const std::string s(line);
-        if (const auto at = s.find(arch_tag); at != std::string::npos && s.find("/*") == std::string::npos) {
-            arch = s.substr(at + arch_tag.size());
-            while (!arch.empty() && std::isspace(static_cast<unsigned char>(arch.back()))) arch.pop_back();
-            current = nullptr;
-            continue;
-        }
-        if (const auto at = s.find(fn_tag); at != std::string::npos) {
-            std::string fn = s.substr(at + fn_tag.size());
-            while (!fn.empty() && std::isspace(static_cast<unsigned char>(fn.back()))) fn.pop_back();
-            current = &funcs[{arch, fn}];
-            continue;
-        }
-        // An instruction line: "        /*0c30*/   @!P0 OPCODE.MODS operands ;  /* encoding */".
-        if (!current) continue;
-        const auto open = s.find("/*");
-        const auto close = s.find("*/", open == std::string::npos ? 0 : open);
-        if (open == std::string::npos || close == std::string::npos || s.find_first_not_of(" \t") != open) continue;
-        std::istringstream in(s.substr(close + 2));
-        std::string op;
-        in >> op;
-        if (!op.empty() && op[0] == '@') in >> op;
-        if (!op.empty() && op != "/*") current->insert(op);
-    }
-    const int rc = pclose(p);
-    INFO(cmd);
-    REQUIRE(rc == 0);
+    sass::for_each_function_line(
+        cuobjdump, so, "",
+        [&](const std::string& arch, const std::string& fn) { current = &funcs[{arch, fn}]; },
+        [&](const std::string& s) {
+            // An instruction line: "        /*0c30*/   @!P0 OPCODE.MODS operands ;  /* encoding */".
+            const auto open = s.find("/*");
+            const auto close = s.find("*/", open == std::string::npos ? 0 : open);
+            if (open == std::string::npos || close == std::string::npos || s.find_first_not_of(" \t") != open) return;
+            std::istringstream in(s.substr(close + 2));
+            std::string op;
+            in >> op;
+            if (!op.empty() && op[0] == '@') in >> op;
+            if (!op.empty() && op != "/*") current->insert(op);
+        });
     return funcs;
 }
 
@@ -109,10 +70,7 @@ std::vector<std::string> expected_mma(const std::string& name, const std::string
             b = ab.substr(t.size());
         }
     REQUIRE(!a.empty());
-    auto up = [](std::string s) {
-        for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-        return s;
-    };
+    const auto up = sass::upper;
     const std::string acc = m[3], sat = m[4];
     const bool sm90 = arch == "sm_90";
     if (a == "f16") return {acc == "f16" ? "HMMA.SP.16832.F16" : "HMMA.SP.16832.F32"};
@@ -131,13 +89,9 @@ std::vector<std::string> expected_mma(const std::string& name, const std::string
 
 TEST_CASE("sm80 SASS: every kernel issues the sparse MMA of its type on every built arch, without spills (sm_90 s4/fp8 emulation excepted)",
           "[sm80][sass]") {
-    const std::string cuobjdump = SPMMA_CUOBJDUMP;
-    if (cuobjdump.empty())
-        FAIL("cuobjdump was not found when CMake ran. Install it with\n"
-             "  pip install --target " SPMMA_SOURCE_DIR "/.tools nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm\n"
-             "then re-run cmake (tests/CMakeLists.txt looks in .tools/nvidia/cu13/bin).");
+    const std::string cuobjdump = sass::cuobjdump();
     const std::string so = std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm80.so";
-    const auto names = plugin_kernel_names(so);
+    const auto names = spmma_test::plugin_kernel_names(so);
     REQUIRE(names.size() > 50);
     const auto funcs = disassemble(cuobjdump, so);
     std::set<std::string> families_seen;

@@ -2,13 +2,11 @@
 // warpgroup MMA of its type (HGMMA.SP for f16/bf16/tf32, QGMMA.SP for e4m3/e5m2, IGMMA.SP for
 // s8/u8), touch no local memory (no spills: LDL/STL), and never overwrite the metadata register
 // of a sparse MMA that may still be in flight. Runs without a GPU.
+#include "../common/plugin.hpp"
+#include "../common/sass.hpp"
+
 #include <catch2/catch.hpp>
 
-#include <spmma/plugin.h>
-
-#include <dlfcn.h>
-
-#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
@@ -19,22 +17,7 @@
 
 namespace {
 
-std::vector<std::string> plugin_kernel_names(const std::string& so) {
-    void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    INFO("dlopen " << so << ": " << (h ? "ok" : dlerror()));
-    REQUIRE(h != nullptr);
-    auto entry = reinterpret_cast<spmma_plugin_entry_fn>(dlsym(h, SPMMA_ENTRY_SYMBOL));
-    REQUIRE(entry != nullptr);
-    const spmma_plugin_api* api = entry();
-    std::vector<std::string> names;
-    for (int32_t i = 0; i < api->kernel_count(); ++i) {
-        spmma_kernel_info k{};
-        k.struct_size = sizeof k;
-        REQUIRE(api->get_kernel(i, &k) == SPMMA_OK);
-        names.emplace_back(k.name);
-    }
-    return names;  // the plugin stays loaded: its strings were copied
-}
+namespace sass = spmma_test::sass;
 
 // One SASS instruction: address, guard predicate (empty when none), opcode, operands.
 struct Instr {
@@ -183,36 +166,19 @@ struct FunctionSass {
 
 // Function name -> what its SASS shows (read line by line: the disassembly is tens of MB).
 std::map<std::string, FunctionSass> disassemble(const std::string& cuobjdump, const std::string& so) {
-    const std::string dir = cuobjdump.substr(0, cuobjdump.find_last_of('/'));
-    const std::string cmd = "PATH='" + dir + "':\"$PATH\" '" + cuobjdump + "' -sass '" + so + "' 2>&1";
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
     std::map<std::string, FunctionSass> funcs;
     FunctionSass* current = nullptr;
-    char line[4096];
-    const std::string tag = "Function : ";
-    const std::regex local(R"(\b(LDL|STL)(\.[A-Z0-9]+)*\s)");
-    while (fgets(line, sizeof line, p)) {
-        const std::string s(line);
-        const auto at = s.find(tag);
-        if (at != std::string::npos) {
-            std::string name = s.substr(at + tag.size());
-            while (!name.empty() && (name.back() == '\n' || name.back() == ' ')) name.pop_back();
-            current = &funcs[name];
-            continue;
-        }
-        if (!current) continue;
-        Instr in;
-        if (parse_instr(s, in)) current->code.push_back(std::move(in));
-        for (const char* op : {"HGMMA", "QGMMA", "IGMMA"})
-            if (s.find(std::string(op) + ".SP.64x") != std::string::npos) current->sparse_mma = op;
-        if ((s.find("LDL") != std::string::npos || s.find("STL") != std::string::npos) && current->local_memory.empty() &&
-            std::regex_search(s, local))
-            current->local_memory = s;
-    }
-    const int rc = pclose(p);
-    INFO(cmd);
-    REQUIRE(rc == 0);
+    sass::for_each_function_line(
+        cuobjdump, so, "", [&](const std::string&, const std::string& name) { current = &funcs[name]; },
+        [&](const std::string& s) {
+            Instr in;
+            if (parse_instr(s, in)) current->code.push_back(std::move(in));
+            for (const char* op : {"HGMMA", "QGMMA", "IGMMA"})
+                if (s.find(std::string(op) + ".SP.64x") != std::string::npos) current->sparse_mma = op;
+            if ((s.find("LDL") != std::string::npos || s.find("STL") != std::string::npos) &&
+                current->local_memory.empty() && sass::touches_local_memory(s))
+                current->local_memory = s;
+        });
     return funcs;
 }
 
@@ -220,13 +186,9 @@ std::map<std::string, FunctionSass> disassemble(const std::string& cuobjdump, co
 
 TEST_CASE("sm90a SASS: every kernel issues sparse HGMMA/QGMMA/IGMMA of its type and uses no local memory",
           "[sm90a][sass]") {
-    const std::string cuobjdump = SPMMA_CUOBJDUMP;
-    if (cuobjdump.empty())
-        FAIL("cuobjdump was not found when CMake ran. Install it with\n"
-             "  pip install --target " SPMMA_SOURCE_DIR "/.tools nvidia-cuda-cuobjdump nvidia-cuda-nvdisasm\n"
-             "then re-run cmake (tests/CMakeLists.txt looks in .tools/nvidia/cu13/bin).");
+    const std::string cuobjdump = sass::cuobjdump();
     const std::string so = std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm90a.so";
-    const auto names = plugin_kernel_names(so);
+    const auto names = spmma_test::plugin_kernel_names(so);
     REQUIRE(names.size() > 20);
     const auto funcs = disassemble(cuobjdump, so);
     for (const std::string& name : names) {
@@ -246,10 +208,9 @@ TEST_CASE("sm90a SASS: every kernel issues sparse HGMMA/QGMMA/IGMMA of its type 
 
 TEST_CASE("sm90a SASS: no sparse wgmma's metadata register is written before the wait that retires it",
           "[sm90a][sass]") {
-    const std::string cuobjdump = SPMMA_CUOBJDUMP;
-    if (cuobjdump.empty()) FAIL("cuobjdump was not found when CMake ran (see the test above)");
+    const std::string cuobjdump = sass::cuobjdump();
     const std::string so = std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm90a.so";
-    const auto names = plugin_kernel_names(so);
+    const auto names = spmma_test::plugin_kernel_names(so);
     const auto funcs = disassemble(cuobjdump, so);
     for (const std::string& name : names) {
         INFO(name);

@@ -1,6 +1,7 @@
 #include "kernel_table.hpp"
 
 #include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_sm100a/pack.hpp>
 
 #include <vector>
@@ -85,33 +86,12 @@ std::vector<KernelEntry> build_table() {
     return t;
 }
 
+constexpr auto registry = spmma_plugin::kernel_registry<KernelEntry, build_table>;
+
 }  // namespace
 
-std::span<const KernelEntry> kernel_table() {
-    static const std::vector<KernelEntry> t = build_table();
-    return t;
-}
-
-std::span<const spmma_kernel_info> kernel_infos() {
-    static const std::vector<spmma_kernel_info> infos = [] {
-        std::vector<spmma_kernel_info> v;
-        for (const KernelEntry& e : kernel_table()) {
-            spmma_kernel_info k{};
-            k.struct_size = sizeof k;
-            k.name = e.name.c_str();
-            k.description = e.description.c_str();
-            v.push_back(k);
-        }
-        return v;
-    }();
-    return infos;
-}
-
-const KernelEntry* find_kernel_entry(const char* name) {
-    if (!name) return nullptr;
-    for (const KernelEntry& e : kernel_table())
-        if (e.name == name) return &e;
-    return nullptr;
-}
+std::span<const KernelEntry> kernel_table() { return registry().entries(); }
+std::span<const spmma_kernel_info> kernel_infos() { return registry().infos(); }
+const KernelEntry* find_kernel_entry(const char* name) { return registry().find(name); }
 
 }  // namespace spmma_sm100a
