@@ -6,24 +6,14 @@
 
 #include <spmma/plugin.h>
 
-#include <dlfcn.h>
+#include "../common/plugin.hpp"
 
 #include <cstdio>
 #include <string>
 
 namespace {
 
-const spmma_plugin_api* load_sm100a() {
-    const std::string so = std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm100a.so";
-    void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-    INFO("dlopen " << so << ": " << (h ? "ok" : dlerror()));
-    REQUIRE(h != nullptr);
-    auto entry = reinterpret_cast<spmma_plugin_entry_fn>(dlsym(h, SPMMA_ENTRY_SYMBOL));
-    REQUIRE(entry != nullptr);
-    const spmma_plugin_api* api = entry();
-    REQUIRE(api != nullptr);
-    return api;
-}
+const spmma_plugin_api* load_sm100a() { return spmma_test::load_plugin(std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm100a.so"); }
 
 spmma_problem problem(spmma_dtype a, spmma_pattern pat, spmma_dtype scale = SPMMA_DTYPE_NONE, int block = 0) {
     spmma_problem p{};
