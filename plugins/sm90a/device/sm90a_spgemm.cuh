@@ -194,6 +194,13 @@ __device__ __forceinline__ uint32_t pack_pair(float2 v) {
 // f32). So for 16-bit D, two blocks' pairs are exchanged inside the quad (lane t gets the four
 // columns 4t..4t+3 of the 16) and each lane writes 8 bytes: a whole sector per quad and row.
 // The exchange runs on every lane (shuffles need the whole warp); only the store is per row.
+// Measured A/B on the H200 (bench/NOTES.md, second session, call 10; old -> new kernel ms):
+// bf16 D from the one-m-block tiles (128x256) gains 7-10 % (4096^3 e4m3 0.087 -> 0.078); f16 D
+// loses 2-4 % there, and every 256x192 kernel (two m-blocks, 192 accumulators per thread) loses
+// 8-22 % (4096^3 f16 0.153 -> 0.188). So only bf16 D of one-m-block tiles takes this path.
+template <class K, class Out>
+inline constexpr bool kSectorStores = std::is_same_v<Out, __nv_bfloat16> && K::kMBlocks == 1;
+
 template <class K, class Out>
 __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                  const KernelParams& p, int row0, int col0) {
@@ -212,7 +219,7 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
 #pragma unroll
             for (int i = 0; i < K::cfg.bn / 8; i += 2) {
                 const int first = col0 - 2 * t + 8 * i;  // the 16 columns of blocks i and i + 1 (same for the warp)
-                if constexpr (sizeof(Out) == 2) {
+                if constexpr (kSectorStores<K, Out>) {
                     if ((p.n % 4) == 0 && first + 16 <= p.n) {  // warp-uniform
                         const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K>(acc[j], i, h, p, row_off + first + 2 * t, true)) : 0u;
                         const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true)) : 0u;
