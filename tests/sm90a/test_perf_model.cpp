@@ -83,7 +83,8 @@ TEST_CASE("sm90a heuristic: on the standard shape set it picks the tile and clus
           "[sm90a][model]") {
     // bench/NOTES.md, 2026-11-22 (device calls 1 and 2 of the session): 128x256 with a 2x1 cluster
     // at 4096^3, 11008x4096x4096 and 8192x2048x28672; 256x192 with a 2x1 cluster at 8192^3,
-    // 16384^3 and 28672x4096x8192 (the two within 1 % of each other at 11008x4096x4096).
+    // 16384^3 and 28672x4096x8192; at 11008x4096x4096 the H200 A/B of calls 10-11 put 128x256 5-18 %
+    // ahead of 256x192.
     struct Case {
         int64_t m, n, k;
         std::vector<std::string> want;
@@ -91,7 +92,7 @@ TEST_CASE("sm90a heuristic: on the standard shape set it picks the tile and clus
     const std::vector<Case> cases = {{4096, 4096, 4096, {"128x256_c2x1"}},
                                      {8192, 8192, 8192, {"256x192_c2x1"}},
                                      {16384, 16384, 16384, {"256x192_c2x1"}},
-                                     {11008, 4096, 4096, {"128x256_c2x1", "256x192_c2x1"}},
+                                     {11008, 4096, 4096, {"128x256_c2x1"}},
                                      {28672, 4096, 8192, {"256x192_c2x1"}},
                                      {8192, 2048, 28672, {"128x256_c2x1"}}};
     for (const auto& [a, acc] : std::vector<std::pair<std::string, std::string>>{
