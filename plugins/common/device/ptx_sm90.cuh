@@ -131,49 +131,38 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t
 }
 
 // PTX ISA mbarrier.test_wait/try_wait
-// [parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait]:
-// true once the phase with parity `parity` has completed (acquire at cluster scope, so that
-// data multicast by peer CTAs and their remote arrivals are visible).
+// [parallel-synchronization-and-communication-instructions-mbarrier-test-wait-try-wait]: true
+// once the phase with parity `parity` has completed (the instruction suspends for a time limit
+// per try).
+// BarrierScope::Cluster: .acquire.cluster, so that data multicast by peer CTAs and their remote
+// arrivals are visible (sm100a). BarrierScope::Cta: the default semantics (acquire, CTA scope):
+// enough for data that TMA (multicast included) delivers with complete-tx on this CTA's barrier
+// and for arrivals from peers that only release async-proxy reads (sm90a). NOTES: the cluster
+// form adds a CCTL.IVALL (L1 invalidation) after every successful wait.
+enum class BarrierScope { Cta, Cluster };
+
+template <BarrierScope S = BarrierScope::Cluster>
 __device__ __forceinline__ bool mbarrier_try_wait_parity(uint32_t bar, uint32_t parity) {
     uint32_t done;
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-    return done != 0;
-}
-
-// Spins on mbarrier_try_wait_parity (which itself suspends for a time-limit per try).
-__device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t parity) {
-    while (!mbarrier_try_wait_parity(bar, parity)) {
+// One asm statement per semantics; QUAL is the qualifier text between .parity and .shared.
+#define SPMMA_MBARRIER_TRY_WAIT_PARITY(QUAL)                                                         \
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity" QUAL ".shared::cta.b64 p, [%1], %2;\n" \
+                 "selp.u32 %0, 1, 0, p;\n}\n"                                                        \
+                 : "=r"(done)                                                                      \
+                 : "r"(bar), "r"(parity)                                                           \
+                 : "memory")
+    if constexpr (S == BarrierScope::Cluster) {
+        SPMMA_MBARRIER_TRY_WAIT_PARITY(".acquire.cluster");
+    } else {
+        SPMMA_MBARRIER_TRY_WAIT_PARITY("");
     }
-}
-
-// PTX ISA mbarrier.test_wait/try_wait with the default semantics (acquire, CTA scope): enough
-// for data that TMA (multicast included) delivers with complete-tx on this CTA's barrier and for
-// arrivals from peers that only release async-proxy reads. NOTES: the .acquire.cluster form
-// above adds a CCTL.IVALL (L1 invalidation) after every successful wait.
-__device__ __forceinline__ bool mbarrier_try_wait_parity_cta(uint32_t bar, uint32_t parity) {
-    uint32_t done;
-    asm volatile(
-        "{\n"
-        ".reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p;\n"
-        "}\n"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
+#undef SPMMA_MBARRIER_TRY_WAIT_PARITY
     return done != 0;
 }
 
-__device__ __forceinline__ void mbarrier_wait_parity_cta(uint32_t bar, uint32_t parity) {
-    while (!mbarrier_try_wait_parity_cta(bar, parity)) {
+template <BarrierScope S = BarrierScope::Cluster>
+__device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t parity) {
+    while (!mbarrier_try_wait_parity<S>(bar, parity)) {
     }
 }
 

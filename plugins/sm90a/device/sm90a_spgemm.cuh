@@ -355,7 +355,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 const uint32_t e_slice = cfg.e_slice_offset(cta_n);
                 const uint32_t b_slice = cfg.b_slice_offset(cta_m);
                 for (int kt = 0; kt < p.k_tiles; ++kt) {
-                    mbarrier_wait_parity_cta(empty_bar(stage), phase ^ 1u);
+                    mbarrier_wait_parity<BarrierScope::Cta>(empty_bar(stage), phase ^ 1u);
                     mbarrier_arrive_expect_tx(full_bar(stage), K::kStageTxBytes);
                     const int a_col = cfg.a_col(kt);
                     const int e_col = cfg.e_col(kt);
@@ -437,7 +437,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // one group, retire the previous group and release that group's stage.
             auto k_tile = [&](int kt, auto set_c) {
                 constexpr int SET = decltype(set_c)::value;
-                mbarrier_wait_parity_cta(full_bar(stage), phase);
+                mbarrier_wait_parity<BarrierScope::Cta>(full_bar(stage), phase);
                 const uint8_t* e = smem + e_stage_offset(stage);
 #pragma unroll
                 for (int j = 0; j < K::kMBlocks; ++j)

@@ -13,7 +13,9 @@
 
 #include <spmma_sm90a/tile_config.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace spmma_sm90a {
 
@@ -48,22 +50,21 @@ int cluster_tie_rank(const TileConfig& c);
 // partial tiles and turns), then the least estimate, then the first listed. -1 when cs is empty.
 template <class Configs, class Estimate>
 int choose_config(const Configs& cs, Estimate&& clocks_of) {
+    const int count = static_cast<int>(cs.size());
+    std::vector<double> t(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) t[i] = clocks_of(cs[i]);
+    if (count == 0) return -1;
+    const double least = *std::min_element(t.begin(), t.end());
     int best = -1;
-    double least = 0;
-    for (int i = 0; i < static_cast<int>(cs.size()); ++i) {
-        const double t = clocks_of(cs[i]);
-        if (best < 0 || t < least) {
-            least = t;
+    for (int i = 0; i < count; ++i) {
+        if (t[i] > least * 1.01) continue;
+        if (best < 0) {
             best = i;
+            continue;
         }
-    }
-    if (best < 0) return -1;
-    for (int i = 0; i < static_cast<int>(cs.size()); ++i) {
-        const double t = clocks_of(cs[i]), tb = clocks_of(cs[best]);
-        if (t > least * 1.01) continue;
         const int ri = cluster_tie_rank(cs[i]), rb = cluster_tie_rank(cs[best]);
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
-        if (ri < rb || (ri == rb && (ai < ab || (ai == ab && t < tb)))) best = i;
+        if (ri < rb || (ri == rb && (ai < ab || (ai == ab && t[i] < t[best])))) best = i;
     }
     return best;
 }
