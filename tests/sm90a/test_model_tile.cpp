@@ -14,7 +14,10 @@
 #include <spmma_sm90a/pack.hpp>
 #include <spmma_sm90a/tile_config.hpp>
 
+#include <algorithm>
+#include <map>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -245,4 +248,66 @@ TEST_CASE("sm90a every plugin kernel's packing, TMA placement, metadata and desc
         CHECK(bad == 0);
         CHECK(checked > 0);
     }
+}
+
+// The epilogue's TMA-store path (sm90a_spgemm.cuh store_tile_tma): every consumer thread writes
+// its D fragment pairs of one chunk (64 rows x epi_row_bytes) at epi_offset_of(); a tma store with
+// the D tensor map's swizzle then reads box element (r, c) at the address tma_load above places it.
+// For every kernel configuration and D element size: the box element (r, c) must be the pair
+// element the wgmma D fragment holds for row r, column c of the chunk, every byte written once,
+// and each warp's store of one block must take the minimum number of shared-memory wavefronts.
+TEST_CASE("sm90a epilogue buffer: every D fragment element reaches its place in the tma store box, once, without bank conflicts",
+          "[sm90a][model]") {
+    std::set<std::pair<int, int>> seen;
+    for (const KernelCase& kc : plugin_kernels()) {
+        const int rb = kc.cfg.epi_row_bytes();
+        INFO(kc.name << " epilogue rows of " << rb << " bytes");
+        CHECK(kc.cfg.tma_store() == (rb > 0));
+        if (rb == 0) {  // only the 8-bit 256x192 kernels store D directly
+            CHECK((kc.cfg.family == Family::B8 && kc.cfg.bm == 256 && kc.cfg.bn == 192));
+            continue;
+        }
+        REQUIRE((rb == 128 || rb == 64));
+        CHECK(kc.cfg.epi_offset() % 1024 == 0);
+        CHECK(kc.cfg.epi_offset() >= kc.cfg.e_offset() + kc.cfg.stages * kc.cfg.e_stage_bytes());
+        CHECK(kc.cfg.smem_bytes() <= kMaxSmemPerCta);
+        for (const int eb : {2, 4}) {
+            if (!seen.insert({rb, eb}).second) continue;
+            const int cols = rb / eb, blocks = cols / 8;
+            // owner[byte] = (row, col, byte of element) + 1 as one number, 0 = unwritten
+            std::vector<int> owner(static_cast<size_t>(64 * rb), 0);
+            int max_wavefronts = 0;
+            for (int w4 = 0; w4 < 4; ++w4)
+                for (int h = 0; h < 2; ++h)
+                    for (int b = 0; b < blocks; ++b) {
+                        std::map<int, std::set<int>> words_per_bank;  // one warp store instruction
+                        for (int lane = 0; lane < 32; ++lane) {
+                            const int row = acc_row(w4, lane, h);
+                            const uint32_t off = epi_offset_of(row, acc_col(lane, b) * eb, rb);
+                            for (int e = 0; e < 2; ++e)
+                                for (int x = 0; x < eb; ++x) {
+                                    const uint32_t a = off + static_cast<uint32_t>(e * eb + x);
+                                    REQUIRE(a < owner.size());
+                                    CHECK(owner[a] == 0);
+                                    owner[a] = ((row * cols + acc_col(lane, b) + e) * eb + x) + 1;
+                                    words_per_bank[static_cast<int>(a / 4) % 32].insert(static_cast<int>(a / 4));
+                                }
+                        }
+                        for (const auto& [bank, words] : words_per_bank)
+                            max_wavefronts = std::max(max_wavefronts, static_cast<int>(words.size()));
+                    }
+            int wrong = 0;
+            for (int r = 0; r < 64; ++r)
+                for (int c = 0; c < cols; ++c)
+                    for (int x = 0; x < eb; ++x) {
+                        uint32_t addr = static_cast<uint32_t>((r * cols + c) * eb + x);
+                        addr ^= ((addr >> 7) & static_cast<uint32_t>(rb / 16 - 1)) << 4;  // as tma_load
+                        if (owner[addr] != (r * cols + c) * eb + x + 1) ++wrong;
+                    }
+            INFO("element bytes " << eb);
+            CHECK(wrong == 0);
+            CHECK(max_wavefronts == 64 * eb / 128);  // 32 lanes x 2 elements: 1 (16-bit) or 2 (32-bit) wavefronts
+        }
+    }
+    CHECK(seen.size() == 4);  // both widths occur in the plugin's table
 }

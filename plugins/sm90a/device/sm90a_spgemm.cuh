@@ -12,8 +12,10 @@
 //     its "empty" mbarrier once the wgmmas that read it have completed;
 //   - clusters: CTAs of a cluster column (same n tile) share B, CTAs of a cluster row share A and
 //     its metadata: each loads a slice and multicasts it to its peers;
-//   - epilogue: alpha/beta and conversion in registers, stored straight to global memory with
-//     bounds checks (m and n tails); C is read only when beta != 0.
+//   - epilogue: alpha and conversion in registers, then through a shared-memory buffer per
+//     consumer and TMA stores, so the warps go on with the next tile while D is written; with C
+//     (beta != 0) or rows of D that TMA cannot address, alpha/beta in registers and direct stores
+//     with bounds checks (m and n tails).
 // Sections: types, shared memory, barriers, producer, consumer, epilogue.
 #pragma once
 
@@ -283,16 +285,76 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
         }
 }
 
+// D through the epilogue buffer and TMA stores (p.tma_store: no C, rows of D a multiple of 16
+// bytes): the consumer writes its m64 blocks chunk by chunk (64 rows x epi_row_bytes) into its
+// buffer, and one thread copies each chunk out with a tma store (rows and columns outside D are
+// not written). NOTES: the direct stores above keep the warps busy for the whole write to L2;
+// here the warps only fill shared memory and go on to the next tile's main loop while the tensor
+// copy engine writes D. Before the buffer is refilled, the issuing thread waits until the
+// previous store has read it (bulk wait_group.read), and a named barrier of the consumer's 128
+// threads passes that on; a second one orders the writes (fenced for the async proxy) before
+// the store.
+template <class K, class Out>
+__device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
+                                               const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf,
+                                               uint32_t buf_addr, int row0, int col0, int consumer) {
+    using namespace spmma_ptx;
+    constexpr int kRowBytes = K::cfg.epi_row_bytes();
+    static_assert(kRowBytes == 64 || kRowBytes == 128, "the epilogue buffer rows are one 64- or 128-byte swizzle span");
+    constexpr int kCols = kRowBytes / static_cast<int>(sizeof(Out));  // columns per chunk
+    constexpr int kBlocks = kCols / 8;                                 // accumulator blocks per chunk
+    static_assert(kBlocks >= 1 && K::cfg.bn % kCols == 0, "a tile row must split into whole chunks");
+    const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
+    const bool issuer = threadIdx.x % 128 == 0;
+    const uint32_t bar = 1u + static_cast<uint32_t>(consumer);
+#pragma unroll
+    for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+        for (int c = 0; c < K::cfg.bn / kCols; ++c) {
+            if (issuer) bulk_wait_group_read<0>();
+            named_barrier_sync(bar, 128);
+#pragma unroll
+            for (int h = 0; h < 2; ++h) {
+                const int row = acc_row(w4, lane, h);
+#pragma unroll
+                for (int b = 0; b < kBlocks; ++b) {
+                    const int i = c * kBlocks + b;
+                    uint8_t* dst = buf + epi_offset_of(row, acc_col(lane, b) * static_cast<int>(sizeof(Out)), kRowBytes);
+                    if constexpr (std::is_same_v<Out, int32_t>) {
+                        const int64_t v0 = p.alpha_i * static_cast<int32_t>(acc[j][acc_reg32(i, h)]);
+                        const int64_t v1 = p.alpha_i * static_cast<int32_t>(acc[j][acc_reg32(i, h) + 1]);
+                        *reinterpret_cast<int2*>(dst) = make_int2(finish_int(v0, p.saturate != 0), finish_int(v1, p.saturate != 0));
+                    } else {
+                        float2 v = acc_pair_f<K::Instr::kAcc>(acc[j], i, h);
+                        v.x *= p.alpha;
+                        v.y *= p.alpha;
+                        if constexpr (std::is_same_v<Out, float>) {
+                            *reinterpret_cast<float2*>(dst) = v;
+                        } else {
+                            *reinterpret_cast<uint32_t*>(dst) = pack_pair<Out>(v);
+                        }
+                    }
+                }
+            }
+            fence_proxy_async_shared_cta();
+            named_barrier_sync(bar, 128);
+            if (issuer) {
+                tma_store_2d(tm_d, buf_addr, col0 + c * kCols, row0 + 64 * j);
+                bulk_commit_group();
+            }
+        }
+}
+
 // ================================ the kernel =====================================================
 
 template <class K>
 __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUtensorMap* tm_b, const CUtensorMap* tm_e,
-                                            const KernelParams& p) {
+                                            const CUtensorMap* tm_d, const KernelParams& p) {
     using namespace spmma_ptx;
     constexpr TileConfig cfg = K::cfg;
     constexpr int BM = cfg.bm, BN = cfg.bn, CM = cfg.cm, CN = cfg.cn, STAGES = cfg.stages;
 
-    // ---- shared memory: [A stages][B stages][E stages][full barriers][empty barriers] ----
+    // ---- shared memory: [A stages][B stages][E stages][epilogue buffers][full barriers][empty barriers] ----
     extern __shared__ uint8_t smem_raw[];
     const uint32_t raw_addr = smem_addr(smem_raw);
     const uint32_t base = (raw_addr + 1023u) & ~1023u;
@@ -487,6 +549,23 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             release(prev);
 
             // ================================ epilogue ================================
+            if constexpr (cfg.tma_store()) {
+                if (p.tma_store) {
+                    uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer);
+                    const uint32_t buf_addr = base + cfg.epi_buffer_offset(consumer);
+                    const int wg_row0 = tile_m * BM + consumer * cfg.wg_m(), tile_col0 = tile_n * BN;
+                    if constexpr (K::Instr::kAcc == AccKind::S32) {
+                        store_tile_tma<K, int32_t>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer);
+                    } else {
+                        switch (p.d_type) {
+                            case SPMMA_F16: store_tile_tma<K, __half>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer); break;
+                            case SPMMA_BF16: store_tile_tma<K, __nv_bfloat16>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer); break;
+                            default: store_tile_tma<K, float>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer); break;
+                        }
+                    }
+                    continue;
+                }
+            }
             const int row0 = tile_m * BM + consumer * cfg.wg_m() + acc_row(w4, lane, 0);
             const int col0 = tile_n * BN + acc_col(lane, 0);
             if constexpr (K::Instr::kAcc == AccKind::S32) {
@@ -499,6 +578,10 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 }
             }
         }
+        // The last tma stores must be complete (their reads of this CTA's shared memory included)
+        // before it exits.
+        if constexpr (cfg.tma_store())
+            if (p.tma_store && threadIdx.x % 128 == 0) bulk_wait_group<0>();
     }
 
     // No CTA may leave while its peers can still multicast into it or arrive on its barriers.
@@ -520,7 +603,8 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
         spmma_sm90a_cfg_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S::kThreads, 1)                 \
         sm90a_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S(                                        \
             const __grid_constant__ CUtensorMap tm_a, const __grid_constant__ CUtensorMap tm_b,                 \
-            const __grid_constant__ CUtensorMap tm_e, const spmma_sm90a::KernelParams p) {                      \
+            const __grid_constant__ CUtensorMap tm_e, const __grid_constant__ CUtensorMap tm_d,                 \
+            const spmma_sm90a::KernelParams p) {                                                                \
         spmma_sm90a::spgemm_body<spmma_sm90a_cfg_##A##B##_##ACC##_##BM##x##BN##x##BK##_c##CM##x##CN##_s##S>(   \
-            &tm_a, &tm_b, &tm_e, p);                                                                            \
+            &tm_a, &tm_b, &tm_e, &tm_d, p);                                                                     \
     }

@@ -110,6 +110,35 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     // wgmmas before the next k-tile's are prepared.
     const char* serial = std::getenv("SPMMA_SM90A_SERIAL_WGMMA");
     params_.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
+
+    // D leaves through TMA stores (the kernel's epilogue buffers) unless C is read, the kernel has
+    // no room for the buffers, or a row of D is not a whole number of 16-byte units (TMA's pitch
+    // rule); SPMMA_SM90A_EPILOGUE=direct
+    // forces the direct stores (A/B measurements, bench/sm90a).
+    bool tma_store = !params_.use_c && cfg.tma_store();
+    if (const char* e = std::getenv("SPMMA_SM90A_EPILOGUE"); e && e[0]) {
+        const std::string v(e);
+        if (v != "direct" && v != "tma")
+            fail(SPMMA_INVALID_ARGUMENT, "SPMMA_SM90A_EPILOGUE='" + v + "': expected direct or tma");
+        tma_store = tma_store && v == "tma";
+    }
+    const int d_eb = spmma_dtype_storage_bits(p.d_type) / 8;
+    if (tma_store && (p.n * d_eb) % 16 == 0) {
+        TensorMap2D d{};
+        d.what = "D";
+        d.dtype = raw_type(d_eb);
+        d.base = d_.get();
+        d.cols = static_cast<uint64_t>(p.n);
+        d.rows = static_cast<uint64_t>(p.m);
+        d.row_pitch_bytes = d.cols * static_cast<uint64_t>(d_eb);
+        d.box_cols = static_cast<uint32_t>(cfg.epi_row_bytes() / d_eb);
+        d.box_rows = 64;
+        d.swizzle = cfg.epi_row_bytes() == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B;
+        tm_d_ = encode_tensor_map(d);
+        params_.tma_store = 1;
+    } else {
+        params_.tma_store = 0;
+    }
 }
 
 void Sm90aGemm::upload(const spmma_operands& ops) {
@@ -200,7 +229,7 @@ void Sm90aGemm::upload(const spmma_operands& ops) {
 
 void Sm90aGemm::launch(CUstream stream) {
     if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
-    void* args[] = {&tm_a_, &tm_b_, &tm_e_, &params_};
+    void* args[] = {&tm_a_, &tm_b_, &tm_e_, &tm_d_, &params_};
     cuda::launch(fn_, shape_, stream, args);
 }
 

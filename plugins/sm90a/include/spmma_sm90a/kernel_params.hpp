@@ -1,5 +1,5 @@
-// What the host passes to every sm90a kernel besides the three tensor maps (A values, B,
-// metadata). Plain data, compiled by nvcc and g++ alike; passed by value as a kernel parameter.
+// What the host passes to every sm90a kernel besides the four tensor maps (A values, B,
+// metadata, D). Plain data, compiled by nvcc and g++ alike; passed by value as a kernel parameter.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,9 @@ struct KernelParams {
     int32_t saturate;       // integer problems: clamp the epilogue result to int32 (else wrap)
     int32_t serial_wgmma;   // 1: wgmma.wait_group 0 after every k-tile (diagnostics: no wgmma
                             // in flight while the next one is prepared); 0: one group in flight
+    int32_t tma_store;      // 1: D leaves through the epilogue buffers and TMA stores (the fourth
+                            // tensor map), 0: direct stores from registers (C read, or rows of D
+                            // not a multiple of 16 bytes)
 };
 
 }  // namespace spmma_sm90a

@@ -149,4 +149,15 @@ SPMMA_HD constexpr int acc_col(int lane, int i) { return 8 * i + 2 * (lane % 4);
 SPMMA_HD constexpr int acc_reg32(int i, int h) { return 4 * i + 2 * h; }
 SPMMA_HD constexpr int acc_reg16(int i, int h) { return 2 * i + h; }
 
+// ---- epilogue buffer -------------------------------------------------------------------------
+// D leaves a consumer in boxes of 64 rows x `row_bytes` (a column chunk of its m64 block): the
+// threads write the box into a buffer swizzled like a TMA tile of that width
+// (CU_TENSOR_MAP_SWIZZLE_<row_bytes>B), which a tma store then copies out. Byte offset of the
+// element at `row` (0..63) and byte `col_byte` of its row. NOTES: with the D fragment's layout a
+// warp's 32-bit writes of one block (8 rows, 16 bytes each) land in 8 different 16-byte bank
+// groups under either width: no bank conflicts (test_pack checks it).
+SPMMA_HD constexpr uint32_t epi_offset_of(int row, int col_byte, int row_bytes) {
+    return swizzle(static_cast<uint32_t>(row * row_bytes + col_byte), static_cast<uint32_t>(row_bytes));
+}
+
 }  // namespace spmma_sm90a

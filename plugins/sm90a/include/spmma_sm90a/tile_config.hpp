@@ -41,8 +41,8 @@ struct TileConfig {
     }
 
     // Per stage: A (bm rows x 64 B, 64-byte swizzle), B (bn rows x 128 B, 128-byte swizzle),
-    // metadata (bm/16 row blocks x units x 128 B). Stages are laid out [A...][B...][E...][barriers]
-    // from a 1024-byte aligned base.
+    // metadata (bm/16 row blocks x units x 128 B). Shared memory is laid out
+    // [A stages][B stages][E stages][epilogue buffers][barriers] from a 1024-byte aligned base.
     SPMMA_HD constexpr int a_stage_bytes() const { return bm * kStageARowBytes; }
     SPMMA_HD constexpr int b_stage_bytes() const { return bn * kStageBRowBytes; }
     SPMMA_HD constexpr int e_stage_bytes() const { return bm / kMetaRowsPerUnit * units() * kMetaUnitBytes; }
@@ -50,7 +50,19 @@ struct TileConfig {
     SPMMA_HD constexpr int a_offset() const { return 0; }
     SPMMA_HD constexpr int b_offset() const { return stages * a_stage_bytes(); }
     SPMMA_HD constexpr int e_offset() const { return b_offset() + stages * b_stage_bytes(); }
-    SPMMA_HD constexpr int barrier_offset() const { return e_offset() + stages * e_stage_bytes(); }
+    // Epilogue buffers (D through TMA stores): one per consumer, 64 rows of epi_row_bytes()
+    // swizzled with that width, the box of one tma store. 128-byte rows where the stage ring leaves
+    // room for them, else 64 (16-bit 256x192 with 5 stages), else none (8-bit 256x192 with 5
+    // stages: their metadata takes the room; those kernels store D directly).
+    SPMMA_HD constexpr int epi_offset() const { return (e_offset() + stages * e_stage_bytes() + 1023) / 1024 * 1024; }
+    SPMMA_HD constexpr bool epi_fits(int row_bytes) const {
+        return epi_offset() + consumers() * 64 * row_bytes + 2 * stages * 8 + 1024 <= kMaxSmemPerCta;
+    }
+    SPMMA_HD constexpr int epi_row_bytes() const { return epi_fits(128) ? 128 : epi_fits(64) ? 64 : 0; }
+    SPMMA_HD constexpr bool tma_store() const { return epi_row_bytes() > 0; }
+    SPMMA_HD constexpr int epi_buffer_bytes() const { return 64 * epi_row_bytes(); }
+    SPMMA_HD constexpr int epi_buffer_offset(int consumer) const { return epi_offset() + consumer * epi_buffer_bytes(); }
+    SPMMA_HD constexpr int barrier_offset() const { return epi_offset() + consumers() * epi_buffer_bytes(); }
     // + full and empty barrier per stage, + slack to align the dynamic base to 1024 bytes.
     SPMMA_HD constexpr int smem_bytes() const { return barrier_offset() + 2 * stages * 8 + 1024; }
 
