@@ -10,10 +10,15 @@ double peak_clocks_per_k_tile(const TileConfig& c) { return static_cast<double>(
 
 }  // namespace
 
+double smem_read_bytes_per_peak_clk(const TileConfig& c) {
+    // B 128 B/clk whatever N; A 64 rows x 32 B per instruction of N/2 clocks.
+    return 128.0 + 4096.0 / c.bn;
+}
+
+double smem_fill_bytes_per_peak_clk(const TileConfig& c) { return c.stage_bytes() / peak_clocks_per_k_tile(c); }
+
 double smem_bytes_per_peak_clk(const TileConfig& c) {
-    // Tensor-core reads: B 128 B/clk whatever N; A 64 rows x 32 B per instruction of N/2 clocks.
-    const double reads = 128.0 + 4096.0 / c.bn;
-    return reads + c.stage_bytes() / peak_clocks_per_k_tile(c);
+    return smem_read_bytes_per_peak_clk(c) + smem_fill_bytes_per_peak_clk(c);
 }
 
 double l2_bytes_per_peak_clk(const TileConfig& c) {
@@ -24,7 +29,8 @@ double l2_bytes_per_peak_clk(const TileConfig& c) {
 }
 
 double mainloop_efficiency(const TileConfig& c, const MachineModel& mm) {
-    double e = std::min(1.0, mm.smem_bytes_per_clk / smem_bytes_per_peak_clk(c));
+    const double smem = smem_read_bytes_per_peak_clk(c) + mm.fill_weight * smem_fill_bytes_per_peak_clk(c);
+    double e = std::min(1.0, mm.smem_bytes_per_clk / smem);
     e = std::min(e, mm.l2_bytes_per_clk / l2_bytes_per_peak_clk(c));
     // One consumer warpgroup leaves the tensor cores idle while it waits for its own group.
     if (c.consumers() == 1) e *= 0.6;
@@ -32,14 +38,15 @@ double mainloop_efficiency(const TileConfig& c, const MachineModel& mm) {
 }
 
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
-                        const MachineModel& mm) {
+                        bool tma_epilogue, const MachineModel& mm) {
     const int64_t tiles_m = (m + c.bm - 1) / c.bm, tiles_n = (n + c.bn - 1) / c.bn;
     const int64_t cluster_tiles = ((tiles_m + c.cm - 1) / c.cm) * ((tiles_n + c.cn - 1) / c.cn);
     const int64_t clusters = std::max<int64_t>(1, sm_count / c.cluster_size());
     const int64_t turns = (cluster_tiles + clusters - 1) / clusters;
     const int64_t k_tiles = (k + c.bk() - 1) / c.bk();
     const double mainloop = static_cast<double>(k_tiles) * peak_clocks_per_k_tile(c) / mainloop_efficiency(c, mm);
-    const double epilogue = static_cast<double>(c.bm) * c.bn * out_bytes / mm.epilogue_bytes_per_clk;
+    const double epilogue = static_cast<double>(c.bm) * c.bn * out_bytes /
+                            (tma_epilogue && c.tma_store() ? mm.epilogue_smem_bytes_per_clk : mm.epilogue_bytes_per_clk);
     return static_cast<double>(turns) * (mainloop + epilogue + mm.tile_overhead_clk);
 }
 

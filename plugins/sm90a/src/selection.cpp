@@ -64,7 +64,11 @@ const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count) {
     const std::vector<const KernelEntry*> ks = matching_kernels(p);
     std::vector<TileConfig> cs;
     for (const KernelEntry* e : ks) cs.push_back(e->cfg);
-    const int i = choose_config(cs, [&](const TileConfig& c) { return estimated_clocks(c, p.m, p.n, p.k, out_bytes, sm_count); });
+    // As Sm90aGemm decides (SPMMA_SM90A_EPILOGUE aside): TMA stores need no C and whole 16-byte rows.
+    const bool tma_epilogue = p.beta == 0.0 && (p.n * out_bytes) % 16 == 0;
+    const int i = choose_config(cs, [&](const TileConfig& c) {
+        return estimated_clocks(c, p.m, p.n, p.k, out_bytes, sm_count, tma_epilogue);
+    });
     return i < 0 ? nullptr : ks[static_cast<size_t>(i)];
 }
 

@@ -19,24 +19,39 @@
 
 namespace spmma_sm90a {
 
+// NOTES: fill_weight and l2_bytes_per_clk are fitted to the H200 measurements of 2026-11-22
+// (bench/NOTES.md, third session), not derived: with D through TMA stores, 128x256 and 256x192
+// ran level at 8192^3 and 16384^3 (f16/bf16) although the first takes 46 % more TMA fill per
+// flop, so TMA's writes cost shared memory far less than the tensor cores' reads (at 0.3 of a
+// read the model puts the two tiles within 1 % of each other but for their turns, and picks
+// 128x256 on the standard set except 256x192 for 16-bit types at 16384^3, as measured); and 2x2
+// clusters never beat 2x1 while Nsight Compute showed L2 at 51-59 %, so L2 is not the limit
+// (64 B/clk keeps the term from deciding between clusters).
 struct MachineModel {
-    double smem_bytes_per_clk = 105;  // what shared memory serves the tensor cores and TMA together
-    double l2_bytes_per_clk = 32;     // what L2 delivers to one SM when every SM pulls
-    double epilogue_bytes_per_clk = 32;  // D (and C) per SM in the epilogue
+    double smem_bytes_per_clk = 105;  // what shared memory serves the tensor cores' reads (+ weighted fill)
+    double fill_weight = 0.3;         // a byte TMA writes into shared memory, in units of a read byte
+    double l2_bytes_per_clk = 64;     // what L2 delivers to one SM when every SM pulls
+    double epilogue_bytes_per_clk = 32;  // D (and C) per SM when the warps store it directly
+    double epilogue_smem_bytes_per_clk = 128;  // D per SM into the epilogue buffers (TMA stores it)
     double tile_overhead_clk = 600;   // per tile: barrier round trips, scheduler, pipeline drain
 };
 
 // Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
-// bm bn bk / 64 clocks per k-tile for every family).
+// bm bn bk / 64 clocks per k-tile for every family): what the tensor cores read from shared
+// memory, what TMA writes into it (the fill), their sum, and what L2 delivers.
+double smem_read_bytes_per_peak_clk(const TileConfig& c);
+double smem_fill_bytes_per_peak_clk(const TileConfig& c);
 double smem_bytes_per_peak_clk(const TileConfig& c);
 double l2_bytes_per_peak_clk(const TileConfig& c);
 
 // Fraction of the sparse peak the mainloop of configuration c can reach (0..1].
 double mainloop_efficiency(const TileConfig& c, const MachineModel& mm = {});
 
-// Estimated clocks for D (m x n, out_bytes per element) = A (m x k) B (k x n) on sm_count SMs.
+// Estimated clocks for D (m x n, out_bytes per element) = A (m x k) B (k x n) on sm_count SMs;
+// tma_epilogue: the problem lets D leave through TMA stores (no C, rows of D whole 16-byte
+// units), which configurations with epilogue buffers (TileConfig::tma_store) then do.
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
-                        const MachineModel& mm = {});
+                        bool tma_epilogue, const MachineModel& mm = {});
 
 // Rank of a configuration's cluster shape among estimates that tie (lower first): 2x1, 1x1, 2x2,
 // 1x2. NOTES: the model sees no effect of a cluster (shared memory, not L2, limits it), but the
