@@ -2,6 +2,8 @@
 # A/B of one sm90a plugin knob in ONE device call (< 10 min), from the repository root with the
 # build carried as for bench/sm90a/device.sh:
 #   A="SPMMA_SM90A_EPILOGUE=direct" B="SPMMA_SM90A_EPILOGUE=tma" OUT=$OUT bench/sm90a/ab.sh
+#   A="dir:.deploy/old" B="dir:build/lib/spmma/plugins" ...   (two builds of the plugin: the
+#   first folder holds the older spmma-sm90a.so; the cuSPARSELt plugin comes from B's folder)
 #   (a) unless CHECK=0, correctness under B: every sm90a kernel of each type family at m 1000/1111, n 777/1000/1024, k 1000
 #       (rows of D 8-, 16- and 32-byte aligned: direct and TMA stores), full verification; 4096^3 full for
 #       the heuristic's kernel of the four main types; configs/quick.toml on the sm90a plugin;
@@ -30,6 +32,9 @@ FAMILIES=("f16_f32|--dtype f16 --acc f32 --out f16|sm90a_f16f16_f32"
           "e5m2e4m3|--a-type e5m2 --b-type e4m3 --acc f32 --out f32|sm90a_e5m2e4m3_f32"
           "s8s8|--a-type s8 --b-type s8 --acc s32 --out s32|sm90a_s8s8_s32"
           "u8s8_sat|--a-type u8 --b-type s8 --acc s32 --out s32 --satfinite|sm90a_u8s8_s32sat")
+# A setting: "VAR=value" (exported for the step) or "dir:PATH" (--plugin-dir PATH).
+setting_env() { [[ $1 == dir:* ]] && echo "SPMMA_AB_SIDE=${1#dir:}" || echo "$1"; }
+setting_args() { [[ $1 == dir:* ]] && echo "--plugin-dir ${1#dir:}"; }
 globs() { local prefix=$1 out="" g; IFS=',' read -ra gs <<< "$2"; for g in "${gs[@]}"; do out+="${out:+,}${prefix}_$g"; done; echo "$out"; }
 
 note "sm90a A/B $(date -u +%FT%TZ): A: $A  B: $B  KERNELS=$KERNELS"
@@ -44,16 +49,16 @@ else
     note "correctness under B"
     for f in "${FAMILIES[@]}"; do
         IFS='|' read -r name types prefix <<< "$f"
-        (export $B; run "correct_$name" 60 --plugin sm90a --warmup 1 --iterations 2 \
+        (export $(setting_env "$B"); run "correct_$name" 60 $(setting_args "$B") --plugin sm90a --warmup 1 --iterations 2 \
             $types --kernel "${prefix}_*" --m 1000,1111 --n 777,1000,1024 --k 1000 --verify full \
             ) || FAILS=$((FAILS + 1))
     done
     for t in "${TYPES[@]}"; do
         IFS='|' read -r name types prefix <<< "$t"
-        (export $B; run "correct_big_$name" 60 --plugin sm90a --warmup 1 \
+        (export $(setting_env "$B"); run "correct_big_$name" 60 $(setting_args "$B") --plugin sm90a --warmup 1 \
             --iterations 2 $types --m 4096 --n 4096 --k 4096 --verify full) || FAILS=$((FAILS + 1))
     done
-    env $B timeout 90 "$SPMMA" run configs/quick.toml --plugin sm90a --no-progress --json "$OUT/correct_quick.jsonl" \
+    env $(setting_env "$B") timeout 90 "$SPMMA" run configs/quick.toml $(setting_args "$B") --plugin sm90a --no-progress --json "$OUT/correct_quick.jsonl" \
         > "$OUT/correct_quick.log" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL: quick.toml under B (exit $?)"; }
 fi
 
@@ -65,9 +70,9 @@ for s in $SHAPES; do
         IFS='|' read -r name types prefix <<< "$t"
         P="$types --m $m --n $n --k $k --warmup 5 --iterations 20 --verify sampled"
         N_CALL=$((N_CALL + 1))
-        (export $A; run "perf_${N_CALL}a" 90 --plugin sm90a $P \
+        (export $(setting_env "$A"); run "perf_${N_CALL}a" 90 $(setting_args "$A") --plugin sm90a $P \
             --kernel "$(globs "$prefix" "$KERNELS")") || FAILS=$((FAILS + 1))
-        (export $B; run "perf_${N_CALL}b" 90 --plugin sm90a,cusparselt $P \
+        (export $(setting_env "$B"); run "perf_${N_CALL}b" 90 $(setting_args "$B") --plugin sm90a,cusparselt $P \
             --kernel "$(globs "$prefix" "$KERNELS"),cusparselt_*") || FAILS=$((FAILS + 1))
     done
 done

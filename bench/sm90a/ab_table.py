@@ -6,7 +6,7 @@
 1. correctness: per correct_*.jsonl, records verified / failed / other, then the first failures;
 2. per shape, type and sm90a kernel of perf_*.jsonl: TFLOP/s (dense-equivalent, 2mnk/t, verified
    records only) under setting A and under B (a record's command starts with the SPMMA_* knobs
-   that were set), B/A, the cuSPARSELt plugin on the same operands, and B's best over it."""
+   that were set; for "dir:PATH" settings the plugin file's folder tells), B/A, the cuSPARSELt plugin on the same operands, and B's best over it."""
 import glob
 import json
 import os
@@ -53,7 +53,14 @@ def main():
                 cells[key] = {}
                 order.append(key)
             cmd = r.get("command", "")
-            side = "B" if cmd.startswith(b_set) else "A" if cmd.startswith(a_set) else "-"
+            folder = os.path.dirname(r.get("plugin", {}).get("file", ""))
+
+            def is_side(setting):
+                if setting.startswith("dir:"):
+                    return folder.endswith(os.path.normpath(setting[4:]))
+                return cmd.startswith(setting)
+
+            side = "B" if is_side(b_set) else "A" if is_side(a_set) else "-"
             if r["kernel"].startswith("cusparselt"):
                 side = "cslt"
             cells[key].setdefault(r["kernel"], {})[side] = r["timing"]["tflops"]
