@@ -12,18 +12,7 @@ import json
 import os
 import sys
 
-
-def records(path):
-    out = []
-    with open(path) as f:
-        for line in f:
-            line = line.strip()
-            if line:
-                try:
-                    out.append(json.loads(line))
-                except json.JSONDecodeError:
-                    pass
-    return out
+from table import records  # bench/sm90a/table.py: one record per JSON line
 
 
 def main():

@@ -64,12 +64,15 @@ const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count) {
     const std::vector<const KernelEntry*> ks = matching_kernels(p);
     std::vector<TileConfig> cs;
     for (const KernelEntry* e : ks) cs.push_back(e->cfg);
-    // As Sm90aGemm decides (SPMMA_SM90A_EPILOGUE aside): TMA stores need no C and whole 16-byte rows.
-    const bool tma_epilogue = p.beta == 0.0 && (p.n * out_bytes) % 16 == 0;
+    const bool tma_epilogue = tma_epilogue_possible(p);
     const int i = choose_config(cs, [&](const TileConfig& c) {
         return estimated_clocks(c, p.m, p.n, p.k, out_bytes, sm_count, tma_epilogue);
     });
     return i < 0 ? nullptr : ks[static_cast<size_t>(i)];
+}
+
+bool tma_epilogue_possible(const spmma_problem& p) {
+    return p.beta == 0.0 && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
 }
 
 int raster_group(const TileConfig& cfg, int64_t cluster_tiles_m) {

@@ -25,6 +25,11 @@ std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);
 // persistent CTAs, epilogue).
 const KernelEntry* choose_kernel(const spmma_problem& p, int sm_count);
 
+// Whether D of `p` may leave through TMA stores (the kernels' epilogue buffers): C is not read
+// (beta == 0) and a row of D is a whole number of 16-byte units (TMA's pitch rule). Kernels
+// without buffers (TileConfig::tma_store) store directly whatever this says.
+bool tma_epilogue_possible(const spmma_problem& p);
+
 // Raster band (in cluster tiles) for a configuration: about 2048 rows of A per band.
 int raster_group(const TileConfig& cfg, int64_t cluster_tiles_m);
 

@@ -111,19 +111,18 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     const char* serial = std::getenv("SPMMA_SM90A_SERIAL_WGMMA");
     params_.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
 
-    // D leaves through TMA stores (the kernel's epilogue buffers) unless C is read, the kernel has
-    // no room for the buffers, or a row of D is not a whole number of 16-byte units (TMA's pitch
-    // rule); SPMMA_SM90A_EPILOGUE=direct
-    // forces the direct stores (A/B measurements, bench/sm90a).
-    bool tma_store = !params_.use_c && cfg.tma_store();
+    // D leaves through TMA stores where the kernel has epilogue buffers and the problem allows
+    // (tma_epilogue_possible, as the heuristic assumes); SPMMA_SM90A_EPILOGUE=direct forces the
+    // direct stores (A/B measurements, bench/sm90a).
+    bool tma_store = cfg.tma_store() && tma_epilogue_possible(p);
     if (const char* e = std::getenv("SPMMA_SM90A_EPILOGUE"); e && e[0]) {
         const std::string v(e);
         if (v != "direct" && v != "tma")
             fail(SPMMA_INVALID_ARGUMENT, "SPMMA_SM90A_EPILOGUE='" + v + "': expected direct or tma");
         tma_store = tma_store && v == "tma";
     }
-    const int d_eb = spmma_dtype_storage_bits(p.d_type) / 8;
-    if (tma_store && (p.n * d_eb) % 16 == 0) {
+    if (tma_store) {
+        const int d_eb = spmma_dtype_storage_bits(p.d_type) / 8;
         TensorMap2D d{};
         d.what = "D";
         d.dtype = raw_type(d_eb);

@@ -23,8 +23,9 @@ struct KernelParams {
     int32_t serial_wgmma;   // 1: wgmma.wait_group 0 after every k-tile (diagnostics: no wgmma
                             // in flight while the next one is prepared); 0: one group in flight
     int32_t tma_store;      // 1: D leaves through the epilogue buffers and TMA stores (the fourth
-                            // tensor map), 0: direct stores from registers (C read, or rows of D
-                            // not a multiple of 16 bytes)
+                            // tensor map), 0: direct stores from registers (C read, rows of D not
+                            // a multiple of 16 bytes, or SPMMA_SM90A_EPILOGUE=direct); ignored by
+                            // kernels without buffers (TileConfig::tma_store)
 };
 
 }  // namespace spmma_sm90a
