@@ -4,6 +4,7 @@
 #   A="SPMMA_SM90A_EPILOGUE=direct" B="SPMMA_SM90A_EPILOGUE=tma" OUT=$OUT bench/sm90a/ab.sh
 #   A="dir:.deploy/old" B="dir:build/lib/spmma/plugins" ...   (two builds of the plugin: the
 #   first folder holds the older spmma-sm90a.so; the cuSPARSELt plugin comes from B's folder)
+#   A=- B="SPMMA_REP=1" KERNELS=...   (no A side: one pass, e.g. to compare KERNELS with each other)
 #   (a) unless CHECK=0, correctness under B: every sm90a kernel of each type family at m 1000/1111, n 777/1000/1024, k 1000
 #       (rows of D 8-, 16- and 32-byte aligned: direct and TMA stores), full verification; 4096^3 full for
 #       the heuristic's kernel of the four main types; configs/quick.toml on the sm90a plugin;
@@ -64,18 +65,27 @@ fi
 
 # ---- (b) ----------------------------------------------------------------------------------------
 note "A/B at $SHAPES"
+# SM clock, power and throttle reasons every 200 ms while timing (clocks.csv; summarised below).
+nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu,clocks_throttle_reasons.active \
+    --format=csv,nounits -lms 200 > "$OUT/clocks.csv" 2>&1 &
+CLOCKS_PID=$!
 for s in $SHAPES; do
     IFS=x read -r m n k <<< "$s"
     for t in "${TYPES[@]}"; do
         IFS='|' read -r name types prefix <<< "$t"
         P="$types --m $m --n $n --k $k --warmup 5 --iterations 20 --verify sampled"
         N_CALL=$((N_CALL + 1))
-        (export $(setting_env "$A"); run "perf_${N_CALL}a" 90 $(setting_args "$A") --plugin sm90a $P \
+        [ "$A" = - ] || (export $(setting_env "$A"); run "perf_${N_CALL}a" 90 $(setting_args "$A") --plugin sm90a $P \
             --kernel "$(globs "$prefix" "$KERNELS")") || FAILS=$((FAILS + 1))
         (export $(setting_env "$B"); run "perf_${N_CALL}b" 90 $(setting_args "$B") --plugin sm90a,cusparselt $P \
             --kernel "$(globs "$prefix" "$KERNELS"),cusparselt_*") || FAILS=$((FAILS + 1))
     done
 done
+
+kill "$CLOCKS_PID" 2>/dev/null
+med_min() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%s/%s/%s", v[int((NR + 1) / 2)], v[1], v[NR]}'; }
+col() { awk -F', *' -v c="$1" 'NR > 1 && $2 + 0 > 0 {print $c + 0}' "$OUT/clocks.csv"; }
+note "while timing (median/min/max): SM clock $(col 2 | med_min) MHz, power $(col 3 | med_min) W"
 
 # ---- (c) ----------------------------------------------------------------------------------------
 note "done: $FAILS failed step(s)"

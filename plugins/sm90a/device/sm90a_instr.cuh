@@ -11,10 +11,12 @@ namespace spmma_sm90a {
 
 enum class AccKind { F32, F16, S32 };
 
-#define SPMMA_SM90A_INSTR(NAME, FAMILY, ACC_T, KIND, DIV, WRAPPER)                                          \
+#define SPMMA_SM90A_INSTR(NAME, FAMILY, ACC_T, KIND, DIV, WRAPPER, SAT)                                     \
     struct NAME {                                                                                         \
         static constexpr Family kFamily = Family::FAMILY;                                                 \
         static constexpr AccKind kAcc = AccKind::KIND;                                                    \
+        /* s32 results clamped (.satfinite; the host runs these only for problems that ask for it) */   \
+        static constexpr bool kSatfinite = SAT;                                                           \
         using Acc = ACC_T;                                                                                \
         /* accumulator registers per thread of an m64nN instruction */                                   \
         static constexpr int regs(int n) { return n / DIV; }                                              \
@@ -25,26 +27,26 @@ enum class AccKind { F32, F16, S32 };
         }                                                                                                 \
     };
 
-SPMMA_SM90A_INSTR(instr_f16f16_f32, B16, float, F32, 2, wgmma_sp_f32_f16_f16)
-SPMMA_SM90A_INSTR(instr_f16f16_f16, B16, uint32_t, F16, 4, wgmma_sp_f16_f16_f16)
-SPMMA_SM90A_INSTR(instr_bf16bf16_f32, B16, float, F32, 2, wgmma_sp_f32_bf16_bf16)
-SPMMA_SM90A_INSTR(instr_tf32tf32_f32, B32, float, F32, 2, wgmma_sp_f32_tf32_tf32)
-SPMMA_SM90A_INSTR(instr_e4m3e4m3_f32, B8, float, F32, 2, wgmma_sp_f32_e4m3_e4m3)
-SPMMA_SM90A_INSTR(instr_e4m3e5m2_f32, B8, float, F32, 2, wgmma_sp_f32_e4m3_e5m2)
-SPMMA_SM90A_INSTR(instr_e5m2e4m3_f32, B8, float, F32, 2, wgmma_sp_f32_e5m2_e4m3)
-SPMMA_SM90A_INSTR(instr_e5m2e5m2_f32, B8, float, F32, 2, wgmma_sp_f32_e5m2_e5m2)
-SPMMA_SM90A_INSTR(instr_e4m3e4m3_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e4m3_e4m3)
-SPMMA_SM90A_INSTR(instr_e4m3e5m2_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e4m3_e5m2)
-SPMMA_SM90A_INSTR(instr_e5m2e4m3_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e5m2_e4m3)
-SPMMA_SM90A_INSTR(instr_e5m2e5m2_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e5m2_e5m2)
-SPMMA_SM90A_INSTR(instr_s8s8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_s8_s8)
-SPMMA_SM90A_INSTR(instr_s8u8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_s8_u8)
-SPMMA_SM90A_INSTR(instr_u8s8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_u8_s8)
-SPMMA_SM90A_INSTR(instr_u8u8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_u8_u8)
-SPMMA_SM90A_INSTR(instr_s8s8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_s8_s8)
-SPMMA_SM90A_INSTR(instr_s8u8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_s8_u8)
-SPMMA_SM90A_INSTR(instr_u8s8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_u8_s8)
-SPMMA_SM90A_INSTR(instr_u8u8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_u8_u8)
+SPMMA_SM90A_INSTR(instr_f16f16_f32, B16, float, F32, 2, wgmma_sp_f32_f16_f16, false)
+SPMMA_SM90A_INSTR(instr_f16f16_f16, B16, uint32_t, F16, 4, wgmma_sp_f16_f16_f16, false)
+SPMMA_SM90A_INSTR(instr_bf16bf16_f32, B16, float, F32, 2, wgmma_sp_f32_bf16_bf16, false)
+SPMMA_SM90A_INSTR(instr_tf32tf32_f32, B32, float, F32, 2, wgmma_sp_f32_tf32_tf32, false)
+SPMMA_SM90A_INSTR(instr_e4m3e4m3_f32, B8, float, F32, 2, wgmma_sp_f32_e4m3_e4m3, false)
+SPMMA_SM90A_INSTR(instr_e4m3e5m2_f32, B8, float, F32, 2, wgmma_sp_f32_e4m3_e5m2, false)
+SPMMA_SM90A_INSTR(instr_e5m2e4m3_f32, B8, float, F32, 2, wgmma_sp_f32_e5m2_e4m3, false)
+SPMMA_SM90A_INSTR(instr_e5m2e5m2_f32, B8, float, F32, 2, wgmma_sp_f32_e5m2_e5m2, false)
+SPMMA_SM90A_INSTR(instr_e4m3e4m3_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e4m3_e4m3, false)
+SPMMA_SM90A_INSTR(instr_e4m3e5m2_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e4m3_e5m2, false)
+SPMMA_SM90A_INSTR(instr_e5m2e4m3_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e5m2_e4m3, false)
+SPMMA_SM90A_INSTR(instr_e5m2e5m2_f16, B8, uint32_t, F16, 4, wgmma_sp_f16_e5m2_e5m2, false)
+SPMMA_SM90A_INSTR(instr_s8s8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_s8_s8, false)
+SPMMA_SM90A_INSTR(instr_s8u8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_s8_u8, false)
+SPMMA_SM90A_INSTR(instr_u8s8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_u8_s8, false)
+SPMMA_SM90A_INSTR(instr_u8u8_s32, B8, uint32_t, S32, 2, wgmma_sp_s32_u8_u8, false)
+SPMMA_SM90A_INSTR(instr_s8s8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_s8_s8, true)
+SPMMA_SM90A_INSTR(instr_s8u8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_s8_u8, true)
+SPMMA_SM90A_INSTR(instr_u8s8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_u8_s8, true)
+SPMMA_SM90A_INSTR(instr_u8u8_s32sat, B8, uint32_t, S32, 2, wgmma_sp_s32sat_u8_u8, true)
 
 #undef SPMMA_SM90A_INSTR
 

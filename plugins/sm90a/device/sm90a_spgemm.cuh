@@ -262,7 +262,9 @@ __device__ __forceinline__ int2 scaled_pair_int(const Acc* a, int i, int h, cons
         v0 += p.beta_i * c[off];
         if (two) v1 += p.beta_i * c[off + 1];
     }
-    return make_int2(finish_int(v0, p.saturate != 0), finish_int(v1, p.saturate != 0));
+    // NOTES: clamping is the kernel's (s32sat), known at compile time: the runtime test of
+    // p.saturate cost the 8-bit 256x192 kernels local memory in the direct-store path.
+    return make_int2(finish_int(v0, K::Instr::kSatfinite), finish_int(v1, K::Instr::kSatfinite));
 }
 
 // Integer epilogue: D = alpha * acc + beta * C in 64-bit arithmetic, then wrapped or clamped.
@@ -299,14 +301,14 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
 // buffer, and one thread copies each chunk out with a tma store (rows and columns outside D are
 // not written). NOTES: the direct stores above keep the warps busy for the whole write to L2;
 // here the warps only fill shared memory and go on to the next tile's main loop while the tensor
-// copy engine writes D. Before the buffer is refilled, the issuing thread waits until the
-// previous store has read it (bulk wait_group.read), and a named barrier of the consumer's 128
-// threads passes that on; a second one orders the writes (fenced for the async proxy) before
+// copy engine writes D. Before a buffer is refilled, the issuing thread waits until the
+// store that last used it has read it (bulk wait_group.read), and a named barrier of the
+// consumer's 128 threads passes that on; a second one orders the writes (fenced for the async proxy) before
 // the store.
 template <class K, class Out>
 __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
-                                               const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf,
-                                               uint32_t buf_addr, int row0, int col0, int consumer) {
+                                               const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf0,
+                                               uint32_t buf0_addr, int row0, int col0, int consumer) {
     using namespace spmma_ptx;
     constexpr int kRowBytes = K::cfg.epi_row_bytes();
     static_assert(kRowBytes == 64 || kRowBytes == 128, "the epilogue buffer rows are one 64- or 128-byte swizzle span");
@@ -316,19 +318,32 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
     const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
     const bool issuer = threadIdx.x % 128 == 0;
     const uint32_t bar = 1u + static_cast<uint32_t>(consumer);
+    // NOTES: with two buffers, chunk q of a tile goes to buffer q % 2; a tile has an even number
+    // of chunks, so the buffers alternate across tiles too and q is a compile-time constant (no
+    // counter register next to the accumulators). The store that last read this
+    // chunk's buffer is the one before the newest, so waiting until at most one store is still
+    // reading lets the writes of this chunk overlap TMA's read of the previous one.
+    constexpr int kBuffers = K::cfg.epi_buffers();
+    constexpr int kChunksPerBlock = K::cfg.bn / kCols;
+    static_assert(kBuffers == 1 || kBuffers == 2, "one or two epilogue buffers per consumer");
+    static_assert(kBuffers == 1 || (K::kMBlocks * kChunksPerBlock) % 2 == 0,
+                  "two buffers alternate across tiles only if a tile has an even number of chunks");
 #pragma unroll
     for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
-        for (int c = 0; c < K::cfg.bn / kCols; ++c) {
-            if (issuer) bulk_wait_group_read<0>();
+        for (int c = 0; c < kChunksPerBlock; ++c) {
+            const uint32_t buf_off = static_cast<uint32_t>(((j * kChunksPerBlock + c) % kBuffers) * K::cfg.epi_buffer_bytes());
+            uint8_t* buf = buf0 + buf_off;
+            if (issuer) bulk_wait_group_read<kBuffers - 1>();
             named_barrier_sync(bar, 128);
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
-                const int row = acc_row(w4, lane, h);
+                constexpr int kEb = static_cast<int>(sizeof(Out));
+                const uint32_t row_off = epi_offset_of(acc_row(w4, lane, h), acc_col(lane, 0) * kEb, kRowBytes);
 #pragma unroll
                 for (int b = 0; b < kBlocks; ++b) {
                     const int i = c * kBlocks + b;
-                    uint8_t* dst = buf + epi_offset_of(row, acc_col(lane, b) * static_cast<int>(sizeof(Out)), kRowBytes);
+                    uint8_t* dst = buf + epi_block_offset(row_off, b, kEb);
                     // No C on this path (p.use_c is 0), so no offset into it. NOTES: with the
                     // runtime test of p.use_c left in, s8 128x256 at 4096^3 ran 7 % slower (H200,
                     // 0.0752 -> 0.0804 ms, three alternating repetitions).
@@ -347,7 +362,7 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
             fence_proxy_async_shared_cta();
             named_barrier_sync(bar, 128);
             if (issuer) {
-                tma_store_2d(tm_d, buf_addr, col0 + c * kCols, row0 + 64 * j);
+                tma_store_2d(tm_d, buf0_addr + buf_off, col0 + c * kCols, row0 + 64 * j);
                 bulk_commit_group();
             }
         }
@@ -559,8 +574,8 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // ================================ epilogue ================================
             if constexpr (cfg.tma_store()) {
                 if (p.tma_store) {
-                    uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer);
-                    const uint32_t buf_addr = base + cfg.epi_buffer_offset(consumer);
+                    uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);
+                    const uint32_t buf_addr = base + cfg.epi_buffer_offset(consumer, 0);
                     const int wg_row0 = tile_m * BM + consumer * cfg.wg_m(), tile_col0 = tile_n * BN;
                     if constexpr (K::Instr::kAcc == AccKind::S32) {
                         store_tile_tma<K, int32_t>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer);

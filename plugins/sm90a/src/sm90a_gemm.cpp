@@ -105,7 +105,6 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     params_.beta = static_cast<float>(p.beta);
     params_.alpha_i = static_cast<int64_t>(p.alpha);
     params_.beta_i = static_cast<int64_t>(p.beta);
-    params_.saturate = p.saturate;
     // Diagnostics (plugins/sm90a/NOTES.md): SPMMA_SM90A_SERIAL_WGMMA=1 retires each k-tile's
     // wgmmas before the next k-tile's are prepared.
     const char* serial = std::getenv("SPMMA_SM90A_SERIAL_WGMMA");

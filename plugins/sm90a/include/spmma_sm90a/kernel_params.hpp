@@ -19,7 +19,7 @@ struct KernelParams {
     int32_t use_c;          // beta != 0
     float alpha, beta;      // float problems
     int64_t alpha_i, beta_i;  // integer problems
-    int32_t saturate;       // integer problems: clamp the epilogue result to int32 (else wrap)
+    // (clamping s32 results is the kernel's own: the s32sat kernels clamp, the others wrap)
     int32_t serial_wgmma;   // 1: wgmma.wait_group 0 after every k-tile (diagnostics: no wgmma
                             // in flight while the next one is prepared); 0: one group in flight
     int32_t tma_store;      // 1: D leaves through the epilogue buffers and TMA stores (the fourth

@@ -159,5 +159,13 @@ SPMMA_HD constexpr int acc_reg16(int i, int h) { return 2 * i + h; }
 SPMMA_HD constexpr uint32_t epi_offset_of(int row, int col_byte, int row_bytes) {
     return swizzle(static_cast<uint32_t>(row * row_bytes + col_byte), static_cast<uint32_t>(row_bytes));
 }
+// The same for accumulator block b of a fragment pair (acc_col(lane, b), elements of
+// `elem_bytes`), from block 0's offset: the swizzle XORs a row's 16-byte unit index and block b
+// only sets the unit bits above block 0's byte, so offset(b) = offset(0) ^ (b * 8 * elem_bytes).
+// NOTES: one register per row and a LOP3 per store instead of one hoisted address per block
+// (those cost the 8-bit 256x192 kernels local memory); test_model_tile checks the identity.
+SPMMA_HD constexpr uint32_t epi_block_offset(uint32_t block0_offset, int b, int elem_bytes) {
+    return block0_offset ^ static_cast<uint32_t>(b * 8 * elem_bytes);
+}
 
 }  // namespace spmma_sm90a

@@ -50,19 +50,24 @@ struct TileConfig {
     SPMMA_HD constexpr int a_offset() const { return 0; }
     SPMMA_HD constexpr int b_offset() const { return stages * a_stage_bytes(); }
     SPMMA_HD constexpr int e_offset() const { return b_offset() + stages * b_stage_bytes(); }
-    // Epilogue buffers (D through TMA stores): one per consumer, 64 rows of epi_row_bytes()
-    // swizzled with that width, the box of one tma store. 128-byte rows where the stage ring leaves
-    // room for them, else 64 (16-bit 256x192 with 5 stages), else none (8-bit 256x192 with 5
-    // stages: their metadata takes the room; those kernels store D directly).
+    // Epilogue buffers (D through TMA stores): per consumer one or two buffers of 64 rows x
+    // epi_row_bytes() swizzled with that width, the box of one tma store. 128-byte rows where the
+    // stage ring leaves room for them, else 64 (16-bit 256x192 with 5 stages), else none (the
+    // kernel stores D directly; 8-bit 256x192 with 5 stages was such a kernel and measured 10-35 %
+    // slower, so it runs 4). Two buffers where they fit: a consumer fills one chunk while TMA
+    // still reads the previous one.
     SPMMA_HD constexpr int epi_offset() const { return (e_offset() + stages * e_stage_bytes() + 1023) / 1024 * 1024; }
-    SPMMA_HD constexpr bool epi_fits(int row_bytes) const {
-        return epi_offset() + consumers() * 64 * row_bytes + 2 * stages * 8 + 1024 <= kMaxSmemPerCta;
+    SPMMA_HD constexpr bool epi_fits(int row_bytes, int buffers) const {
+        return epi_offset() + consumers() * buffers * 64 * row_bytes + 2 * stages * 8 + 1024 <= kMaxSmemPerCta;
     }
-    SPMMA_HD constexpr int epi_row_bytes() const { return epi_fits(128) ? 128 : epi_fits(64) ? 64 : 0; }
+    SPMMA_HD constexpr int epi_row_bytes() const { return epi_fits(128, 1) ? 128 : epi_fits(64, 1) ? 64 : 0; }
     SPMMA_HD constexpr bool tma_store() const { return epi_row_bytes() > 0; }
+    SPMMA_HD constexpr int epi_buffers() const { return !tma_store() ? 0 : epi_fits(epi_row_bytes(), 2) ? 2 : 1; }
     SPMMA_HD constexpr int epi_buffer_bytes() const { return 64 * epi_row_bytes(); }
-    SPMMA_HD constexpr int epi_buffer_offset(int consumer) const { return epi_offset() + consumer * epi_buffer_bytes(); }
-    SPMMA_HD constexpr int barrier_offset() const { return epi_offset() + consumers() * epi_buffer_bytes(); }
+    SPMMA_HD constexpr int epi_buffer_offset(int consumer, int buffer) const {
+        return epi_offset() + (consumer * epi_buffers() + buffer) * epi_buffer_bytes();
+    }
+    SPMMA_HD constexpr int barrier_offset() const { return epi_offset() + consumers() * epi_buffers() * epi_buffer_bytes(); }
     // + full and empty barrier per stage, + slack to align the dynamic base to 1024 bytes.
     SPMMA_HD constexpr int smem_bytes() const { return barrier_offset() + 2 * stages * 8 + 1024; }
 
