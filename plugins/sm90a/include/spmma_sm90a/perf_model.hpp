@@ -60,8 +60,11 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
 int cluster_tie_rank(const TileConfig& c);
 
 // Index of the configuration to run: among those estimated within 1 % of the fastest, the best
-// cluster_tie_rank, then the smaller tile (H200, 11008x4096x4096: 128x256 5-18 % ahead of
-// 256x192 estimated 0.8 % slower; within the model's error the smaller tile wastes less on
+// cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte of D:
+// H200, 28672x4096x8192, where 128x256 and 256x192 estimate within 0.1 %: 16-bit 128x256, 128-byte
+// rows, 1-5 % ahead of 256x192 with 64-byte rows; 8-bit 256x192, 128-byte rows, 3-5 % ahead of
+// 128x256 with 64-byte rows), then the smaller tile (H200, 11008x4096x4096: 128x256 5-18 % ahead
+// of 256x192 estimated 0.8 % slower; within the model's error the smaller tile wastes less on
 // partial tiles and turns), then the least estimate, then the first listed. -1 when cs is empty.
 template <class Configs, class Estimate>
 int choose_config(const Configs& cs, Estimate&& clocks_of) {
@@ -78,8 +81,15 @@ int choose_config(const Configs& cs, Estimate&& clocks_of) {
             continue;
         }
         const int ri = cluster_tie_rank(cs[i]), rb = cluster_tie_rank(cs[best]);
+        const int wi = cs[i].epi_row_bytes(), wb = cs[best].epi_row_bytes();
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
-        if (ri < rb || (ri == rb && (ai < ab || (ai == ab && t[i] < t[best])))) best = i;
+        if (ri != rb) {
+            if (ri < rb) best = i;
+        } else if (wi != wb) {
+            if (wi > wb) best = i;
+        } else if (ai < ab || (ai == ab && t[i] < t[best])) {
+            best = i;
+        }
     }
     return best;
 }
