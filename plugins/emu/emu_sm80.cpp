@@ -30,7 +30,7 @@ struct Entry {
     Tile tile;
 };
 
-#define SPMMA_EMU_SM80_ENTRY(name, tag, ord, bm, bn, wm, wn, st, pb) Entry{#name, &tags::tag, (ord) != 0, Tile{bm, bn, wm, wn, st, pb}},
+#define SPMMA_EMU_SM80_ENTRY(name, tag, ord, bm, bn, wm, wn, st) Entry{#name, &tags::tag, (ord) != 0, Tile{bm, bn, wm, wn, st}},
 const Entry kEntries[] = {
     SPMMA_SM80_KERNELS_F16(SPMMA_EMU_SM80_ENTRY) SPMMA_SM80_KERNELS_BF16(SPMMA_EMU_SM80_ENTRY)
     SPMMA_SM80_KERNELS_TF32(SPMMA_EMU_SM80_ENTRY) SPMMA_SM80_KERNELS_I8(SPMMA_EMU_SM80_ENTRY)

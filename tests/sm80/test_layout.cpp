@@ -25,8 +25,8 @@ struct ListedKernel {
 
 std::vector<ListedKernel> listed_kernels() {
     std::vector<ListedKernel> v;
-#define SPMMA_TEST_ADD(name, tag, ordered, bm, bn, wm, wn, stages, per_barrier) \
-    v.push_back({#name, &tags::tag, Tile{bm, bn, wm, wn, stages, per_barrier}});
+#define SPMMA_TEST_ADD(name, tag, ordered, bm, bn, wm, wn, stages) \
+    v.push_back({#name, &tags::tag, Tile{bm, bn, wm, wn, stages}});
     SPMMA_SM80_KERNELS_F16(SPMMA_TEST_ADD)
     SPMMA_SM80_KERNELS_BF16(SPMMA_TEST_ADD)
     SPMMA_SM80_KERNELS_TF32(SPMMA_TEST_ADD)

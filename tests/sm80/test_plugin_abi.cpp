@@ -61,7 +61,7 @@ TEST_CASE("sm80 plugin describes itself as sm80 / sm_80 with uniquely named kern
     REQUIRE(api->get_info(&info) == SPMMA_OK);
     CHECK(std::string(info.name) == "sm80");
     CHECK(std::string(info.target) == "sm_80");
-    const std::regex name_re(R"(^sm(80|89)_[a-z0-9]+_(f32|f16|s32)(_sat)?_\d+x\d+x\d+_s\d(b2)?_(om|sp)$)");
+    const std::regex name_re(R"(^sm(80|89)_[a-z0-9]+_(f32|f16|s32)(_sat)?_\d+x\d+x\d+_s\d_(om|sp)$)");
     std::set<std::string> names;
     int ordered = 0, legacy = 0;
     for (int32_t i = 0; i < api->kernel_count(); ++i) {

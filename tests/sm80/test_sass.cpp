@@ -57,7 +57,7 @@ bool uses_local_memory(const std::set<std::string>& ops) {
 // The SASS mnemonics a kernel of this name must issue on `arch`, e.g. sm80_s8u8_s32_sat_... ->
 // IMMA.SP.16864.S8.U8.SAT, sm80_f16f16_f32_... -> HMMA.SP.16832.F32 (not .BF16).
 std::vector<std::string> expected_mma(const std::string& name, const std::string& arch) {
-    const std::regex re(R"(^sm(80|89)_([a-z0-9]+)_(f32|f16|s32)(_sat)?_\d+x\d+x\d+_s\d(b2)?_(om|sp)$)");
+    const std::regex re(R"(^sm(80|89)_([a-z0-9]+)_(f32|f16|s32)(_sat)?_\d+x\d+x\d+_s\d_(om|sp)$)");
     static const std::vector<std::string> types = {"f16", "bf16", "tf32", "s8", "u8", "s4", "u4", "e4m3", "e5m2"};
     std::smatch m;
     REQUIRE(std::regex_match(name, m, re));

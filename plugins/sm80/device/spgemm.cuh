@@ -22,9 +22,9 @@
 namespace spmma_sm80 {
 
 // ---- types ---------------------------------------------------------------------------------
-template <class Op, int BM, int BN, int WM, int WN, int STAGES, int PB = 1>
+template <class Op, int BM, int BN, int WM, int WN, int STAGES>
 struct SpGemmConfig {
-    static constexpr Tile kTile{BM, BN, WM, WN, STAGES, PB};
+    static constexpr Tile kTile{BM, BN, WM, WN, STAGES};
     static constexpr Family kFamily = Op::kFamily;
     static constexpr int kThreads = kTile.threads();
     static constexpr int kWarpsM = BM / WM;
@@ -47,8 +47,6 @@ struct SpGemmConfig {
     static_assert(kStageBytes % 128 == 0, "stages stay 128-byte aligned (B swizzle, cp.async)");
     static_assert(kBRegion % 128 == 0 && kERegion % 16 == 0, "regions are aligned for cp.async");
     static_assert(STAGES >= 2, "the pipeline needs at least two stages");
-    static_assert(PB == 1 || PB == 2, "a barrier per stage or per two stages");
-    static_assert(PB == 1 || STAGES == 6, "one barrier per two stages runs 3 pairs of slots: read, landed, in flight");
     static_assert(kTile.smem_bytes(kFamily) <= 227 * 1024, "shared memory beyond sm_90's 227 KiB");
     static_assert(BN % 4 == 0 && (epilogue_row_words(BN) * 4) % 16 == 0, "epilogue rows are 16-byte vectors");
 };
@@ -138,9 +136,9 @@ __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t
 }
 
 // ---- the kernel ------------------------------------------------------------------------------
-template <class Op, int BM, int BN, int WM, int WN, int STAGES, int PB>
+template <class Op, int BM, int BN, int WM, int WN, int STAGES>
 __device__ __forceinline__ void spgemm(const GemmParams& p) {
-    using C = SpGemmConfig<Op, BM, BN, WM, WN, STAGES, PB>;
+    using C = SpGemmConfig<Op, BM, BN, WM, WN, STAGES>;
     using AccT = typename Op::AccT;
     constexpr Family F = C::kFamily;
 
@@ -259,125 +257,54 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     // the slot refilled at stage ks is stage ks-1's, whose reads all precede the barrier of
     // stage ks-1. After the last stage the "next" loads read a stale slot (harmless: no copy is
     // in flight then, and the values are never used).
-    if constexpr (PB == 1) {
 #pragma unroll
-        for (int s = 0; s < STAGES - 1; ++s) {
-            if (s < ks_total) load_stage_part(s, 0, 1);
-            spmma_ptx::cp_async_commit();
-            advance_fetch();
-        }
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < ks_total) load_stage_part(s, 0, 1);
+        spmma_ptx::cp_async_commit();
+        advance_fetch();
+    }
+    spmma_ptx::cp_async_wait<STAGES - 2>();
+    __syncthreads();
+
+    uint32_t a0[C::kMI][4], a1[C::kMI][4], b[C::kNJ][4];
+    uint32_t e_cur[C::kMI][C::kEW], e_next[C::kMI][C::kEW];
+    load_a(0, 0, a0);
+    load_e(0, e_cur);
+#pragma unroll
+    for (int j = 0; j < C::kNJ; ++j) load_b_col(0, 0, j, b[j]);
+    int rd = 0, wr = STAGES - 1;
+#pragma unroll 1
+    for (int ks = 0; ks < ks_total; ++ks) {
+        // step 0: A of step 1 ahead; mma with B rotating to step 1's; the refill of the free
+        // slot spread over the columns.
+        load_a(rd, 1, a1);
+        const bool refill = ks + STAGES - 1 < ks_total;
+        mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1, [&](int j) {
+            if (refill) load_stage_part(wr, j, C::kNJ);
+        });
+        spmma_ptx::cp_async_commit();
+        advance_fetch();
+        // step 1: wait for the next stage; its step-0 A and metadata ahead; mma with B rotating
+        // to the next stage's step 0.
         spmma_ptx::cp_async_wait<STAGES - 2>();
-        __syncthreads();
-
-        uint32_t a0[C::kMI][4], a1[C::kMI][4], b[C::kNJ][4];
-        uint32_t e_cur[C::kMI][C::kEW], e_next[C::kMI][C::kEW];
-        load_a(0, 0, a0);
-        load_e(0, e_cur);
+        // NOTES: the barrier's count (always kThreads) feeds step 1's metadata, so ptxas cannot
+        // hoist step 1's mma above the barrier; it would, leaving only a few mma after it to
+        // cover the next stage's loads, which must follow the barrier.
+        const uint32_t zero = uint32_t(__syncthreads_count(1) - C::kThreads);
+        rd = rd + 1 == STAGES ? 0 : rd + 1;
+        wr = wr + 1 == STAGES ? 0 : wr + 1;
+        load_a(rd, 0, a0);
+        load_e(rd, e_next);
+        uint32_t e_step1[C::kMI][C::kEW];
 #pragma unroll
-        for (int j = 0; j < C::kNJ; ++j) load_b_col(0, 0, j, b[j]);
-        int rd = 0, wr = STAGES - 1;
-#pragma unroll 1
-        for (int ks = 0; ks < ks_total; ++ks) {
-            // step 0: A of step 1 ahead; mma with B rotating to step 1's; the refill of the free
-            // slot spread over the columns.
-            load_a(rd, 1, a1);
-            const bool refill = ks + STAGES - 1 < ks_total;
-            mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1, [&](int j) {
-                if (refill) load_stage_part(wr, j, C::kNJ);
-            });
-            spmma_ptx::cp_async_commit();
-            advance_fetch();
-            // step 1: wait for the next stage; its step-0 A and metadata ahead; mma with B rotating
-            // to the next stage's step 0.
-            spmma_ptx::cp_async_wait<STAGES - 2>();
-            // NOTES: the barrier's count (always kThreads) feeds step 1's metadata, so ptxas cannot
-            // hoist step 1's mma above the barrier; it would, leaving only a few mma after it to
-            // cover the next stage's loads, which must follow the barrier.
-            const uint32_t zero = uint32_t(__syncthreads_count(1) - C::kThreads);
-            rd = rd + 1 == STAGES ? 0 : rd + 1;
-            wr = wr + 1 == STAGES ? 0 : wr + 1;
-            load_a(rd, 0, a0);
-            load_e(rd, e_next);
-            uint32_t e_step1[C::kMI][C::kEW];
+        for (int i = 0; i < C::kMI; ++i)
 #pragma unroll
-            for (int i = 0; i < C::kMI; ++i)
+            for (int w = 0; w < C::kEW; ++w) e_step1[i][w] = e_cur[i][w] ^ zero;
+        mma_step(std::integral_constant<int, 1>{}, a1, b, e_step1, rd, 0, [](int) {});
 #pragma unroll
-                for (int w = 0; w < C::kEW; ++w) e_step1[i][w] = e_cur[i][w] ^ zero;
-            mma_step(std::integral_constant<int, 1>{}, a1, b, e_step1, rd, 0, [](int) {});
+        for (int i = 0; i < C::kMI; ++i)
 #pragma unroll
-            for (int i = 0; i < C::kMI; ++i)
-#pragma unroll
-                for (int w = 0; w < C::kEW; ++w) e_cur[i][w] = e_next[i][w];
-        }
-    } else {
-        // NOTES (PB == 2, the `b2` kernels): one barrier per PAIR of stages (a, b), four mma steps
-        // A0 A1 B0 | B1, over 6 slots = 3 pairs: the pair being read, the next pair (landed by the
-        // barrier) and the pair after it (in flight). Pair P's slots are read from barrier P-1 to
-        // barrier P (B1 of pair P reads only registers and pair P+1), so during pair P the two slots
-        // of pair P-1 are refilled with stages 2P+4 and 2P+5 (one cp.async group each, empty past
-        // the end), and wait_group<2> before barrier P means "pair P+1 has landed". Stage b's operands
-        // for A1/B0 come from the previous barrier (the whole pair landed then). An odd stage count
-        // ends after A1 of a half pair; as in the single-stage loop, the "next" loads at the end
-        // read stale slots whose values are never used.
-#pragma unroll
-        for (int s = 0; s < STAGES - 2; ++s) {
-            if (s < ks_total) load_stage_part(s, 0, 1);
-            spmma_ptx::cp_async_commit();
-            advance_fetch();
-        }
-        spmma_ptx::cp_async_wait<2>();
-        __syncthreads();
-
-        uint32_t a0[C::kMI][4], a1[C::kMI][4], b[C::kNJ][4];
-        uint32_t e_a[C::kMI][C::kEW], e_b[C::kMI][C::kEW];
-        load_a(0, 0, a0);
-        load_e(0, e_a);
-#pragma unroll
-        for (int j = 0; j < C::kNJ; ++j) load_b_col(0, 0, j, b[j]);
-        int rd = 0, wr = STAGES - 2;  // first slot of the pair being read / being refilled
-        auto next2 = [](int slot) { return slot + 2 >= STAGES ? slot + 2 - STAGES : slot + 2; };
-#pragma unroll 1
-        for (int ks = 0; ks < ks_total; ks += 2) {
-            const int rb = rd + 1, wb = wr + 1;  // stage b's slot, the second refilled slot
-            // A0: stage a, step 0; refill stage ks+4 into the first freed slot.
-            load_a(rd, 1, a1);
-            const bool refill_a = ks + 4 < ks_total, refill_b = ks + 5 < ks_total;
-            mma_step(std::integral_constant<int, 0>{}, a0, b, e_a, rd, 1, [&](int j) {
-                if (refill_a) load_stage_part(wr, j, C::kNJ);
-            });
-            spmma_ptx::cp_async_commit();
-            advance_fetch();
-            // A1: stage a, step 1; stage b's step-0 A and metadata ahead; first half of stage ks+5.
-            load_a(rb, 0, a0);
-            load_e(rb, e_b);
-            mma_step(std::integral_constant<int, 1>{}, a1, b, e_a, rb, 0, [&](int j) {
-                if (refill_b) load_stage_part(wb, j, 2 * C::kNJ);
-            });
-            if (ks + 1 == ks_total) break;  // odd stage count: that was the last stage
-            // B0: stage b, step 0; the second half of stage ks+5.
-            load_a(rb, 1, a1);
-            mma_step(std::integral_constant<int, 0>{}, a0, b, e_b, rb, 1, [&](int j) {
-                if (refill_b) load_stage_part(wb, C::kNJ + j, 2 * C::kNJ);
-            });
-            spmma_ptx::cp_async_commit();
-            advance_fetch();
-            // Barrier: pair ks/2 + 1 landed everywhere, pair ks/2's slots free.
-            spmma_ptx::cp_async_wait<2>();
-            // NOTES: the count feeds B1's metadata, as in the single-stage loop (no hoisting of B1's
-            // mma above the barrier).
-            const uint32_t zero = uint32_t(__syncthreads_count(1) - C::kThreads);
-            rd = next2(rd);
-            wr = next2(wr);
-            // B1: stage b, step 1; the next pair's step-0 A and metadata ahead.
-            load_a(rd, 0, a0);
-            uint32_t e_step1[C::kMI][C::kEW];
-#pragma unroll
-            for (int i = 0; i < C::kMI; ++i)
-#pragma unroll
-                for (int w = 0; w < C::kEW; ++w) e_step1[i][w] = e_b[i][w] ^ zero;
-            load_e(rd, e_a);
-            mma_step(std::integral_constant<int, 1>{}, a1, b, e_step1, rd, 0, [](int) {});
-        }
+            for (int w = 0; w < C::kEW; ++w) e_cur[i][w] = e_next[i][w];
     }
 
     // ---- epilogue: accumulators to shared memory (32-bit), then alpha/beta, C and the
@@ -411,8 +338,8 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
 }  // namespace spmma_sm80
 
 // Defines one kernel of a kernel_list.hpp list.
-#define SPMMA_SM80_DEFINE_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages, per_barrier)            \
+#define SPMMA_SM80_DEFINE_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages)                         \
     extern "C" __global__ void __launch_bounds__((bm / wm) * (bn / wn) * 32, 1)                       \
         name(const __grid_constant__ spmma_sm80::GemmParams p) {                                     \
-        spmma_sm80::spgemm<spmma_sm80::op::tag<bool(ordered)>, bm, bn, wm, wn, stages, per_barrier>(p); \
+        spmma_sm80::spgemm<spmma_sm80::op::tag<bool(ordered)>, bm, bn, wm, wn, stages>(p);           \
     }

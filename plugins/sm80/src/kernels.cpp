@@ -21,8 +21,7 @@ std::string describe(const OpInfo& op, bool ordered, const Tile& t) {
                     spmma_dtype_name(op.acc) + (op.satfinite ? " (satfinite)" : "") + ", " +
                     std::to_string(t.bm) + "x" + std::to_string(t.bn) + " CTA of " + std::to_string(t.warps()) +
                     " warps (" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + " each), " +
-                    std::to_string(t.stages) + " cp.async stages" +
-                    (t.per_barrier > 1 ? ", a barrier per " + std::to_string(t.per_barrier) + " stages" : "") + ", " +
+                    std::to_string(t.stages) + " cp.async stages, " +
                     std::to_string(t.smem_bytes(op.family) / 1024) + " KiB shared, " +
                     (ordered ? "mma.sp::ordered_metadata" : "mma.sp");
     if (op.min_sm > 80) s += ", sm_" + std::to_string(op.min_sm) + "+";
@@ -35,8 +34,8 @@ std::vector<KernelDesc> build() {
     [&](const char* name, const OpInfo& op, bool ord, Tile t) {                                  \
         v.push_back(KernelDesc{name, &op, ord, t, SPMMA_FATBIN(image), describe(op, ord, t)});   \
     }
-#define SPMMA_SM80_ADD(name, tag, ordered, bm, bn, wm, wn, stages, per_barrier) \
-    add(#name, tags::tag, bool(ordered), Tile{bm, bn, wm, wn, stages, per_barrier});
+#define SPMMA_SM80_ADD(name, tag, ordered, bm, bn, wm, wn, stages) \
+    add(#name, tags::tag, bool(ordered), Tile{bm, bn, wm, wn, stages});
     {
         auto add = SPMMA_SM80_ENTRY(sm80_spgemm_f16);
         SPMMA_SM80_KERNELS_F16(SPMMA_SM80_ADD)

@@ -1,31 +1,27 @@
 // Every kernel of the sm80 plugin, one X-macro list per kernel file: the .cu file defines each
 // entry as an extern "C" kernel, the host registry lists the same names with their fatbin.
 //
-//   X(name, tag, ordered, bm, bn, wm, wn, stages, per_barrier)
-//     name     sm80_<a><b>_<acc>[_sat]_<BM>x<BN>x<BK>_s<stages>[b<per_barrier>]_<om|sp> (sm89_ for
-//              e4m3/e5m2); BK is the logical k of one pipeline stage (128 bytes of k: 64 f16,
-//              32 tf32, 128 8-bit, 256 4-bit); om = mma.sp::ordered_metadata, sp = mma.sp
+//   X(name, tag, ordered, bm, bn, wm, wn, stages)
+//     name     sm80_<a><b>_<acc>[_sat]_<BM>x<BN>x<BK>_s<stages>_<om|sp> (sm89_ for e4m3/e5m2);
+//              BK is the logical k of one pipeline stage (128 bytes of k: 64 f16, 32 tf32,
+//              128 8-bit, 256 4-bit); om = mma.sp::ordered_metadata, sp = mma.sp
 //     tag      the type combination (op_tags.hpp / device/mma_ops.cuh)
 //     ordered  1 for om, 0 for sp
 //     bm, bn   CTA tile; wm, wn warp tile; stages cp.async pipeline depth
-//     per_barrier  stages between two CTA barriers (1, or 2: the `b2` kernels, Tile::per_barrier)
 #pragma once
 
 // ---- tile sets ----------------------------------------------------------------------------
 // NOTES: 256x128 with 8 warps of 64x64 is the main tile (A is half-size, so a tall tile halves
 // the B traffic per flop); 128x256 for wide problems; 128x128 (4 warps) for small ones and, with
 // 3 stages (75 KiB), for sm_86/sm_89's 99 KiB of shared memory.
-// The b2 kernels (16-bit types) synchronise once per two stages: half the barriers per mma step,
-// 6 stages (204 KiB for f16 256x128: sm_90 only; the plugin names the shortfall elsewhere).
-#define SPMMA_SM80_TILES_FULL(X, pfx, bk, tag, v, ord)                    \
-    X(pfx##_256x128x##bk##_s4_##v, tag, ord, 256, 128, 64, 64, 4, 1)      \
-    X(pfx##_128x256x##bk##_s4_##v, tag, ord, 128, 256, 64, 64, 4, 1)      \
-    X(pfx##_128x128x##bk##_s4_##v, tag, ord, 128, 128, 64, 64, 4, 1)      \
-    X(pfx##_128x128x##bk##_s3_##v, tag, ord, 128, 128, 64, 64, 3, 1)      \
-    X(pfx##_256x128x##bk##_s6b2_##v, tag, ord, 256, 128, 64, 64, 6, 2)
-#define SPMMA_SM80_TILES_TWO(X, pfx, bk, tag, v, ord)                     \
-    X(pfx##_256x128x##bk##_s4_##v, tag, ord, 256, 128, 64, 64, 4, 1)      \
-    X(pfx##_128x128x##bk##_s3_##v, tag, ord, 128, 128, 64, 64, 3, 1)
+#define SPMMA_SM80_TILES_FULL(X, pfx, bk, tag, v, ord)                 \
+    X(pfx##_256x128x##bk##_s4_##v, tag, ord, 256, 128, 64, 64, 4)      \
+    X(pfx##_128x256x##bk##_s4_##v, tag, ord, 128, 256, 64, 64, 4)      \
+    X(pfx##_128x128x##bk##_s4_##v, tag, ord, 128, 128, 64, 64, 4)      \
+    X(pfx##_128x128x##bk##_s3_##v, tag, ord, 128, 128, 64, 64, 3)
+#define SPMMA_SM80_TILES_TWO(X, pfx, bk, tag, v, ord)                  \
+    X(pfx##_256x128x##bk##_s4_##v, tag, ord, 256, 128, 64, 64, 4)      \
+    X(pfx##_128x128x##bk##_s3_##v, tag, ord, 128, 128, 64, 64, 3)
 
 // Both metadata variants of one type combination.
 #define SPMMA_SM80_BOTH(TILES, X, pfx, bk, tag) TILES(X, pfx, bk, tag, om, 1) TILES(X, pfx, bk, tag, sp, 0)

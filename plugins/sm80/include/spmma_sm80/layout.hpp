@@ -127,7 +127,6 @@ struct Tile {
     int bm, bn;        // CTA tile (rows of A, columns of B)
     int wm, wn;        // warp tile
     int stages;        // cp.async pipeline depth
-    int per_barrier = 1;  // stages between two CTA barriers (1 or 2; spgemm.cuh main loops)
     SPMMA_SM80_HD constexpr int warps() const { return (bm / wm) * (bn / wn); }
     SPMMA_SM80_HD constexpr int threads() const { return warps() * 32; }
     SPMMA_SM80_HD constexpr int b_stage_bytes() const { return bn * kStageKBytes; }
