@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of two sm80 kernels (name suffixes after the type prefix, e.g. A=256x128x64_s4_om
-# B=256x128x64_w64x32_s4_om), in one device call from the repository root with the build carried
+# B=128x128x64_s4_om), in one device call from the repository root with the build carried
 # (bench/device/pack.sh; bench/device/prepare.sh first). Logs and records under $OUT:
 #   (a) test_sm80 [device],[abi];
 #   (b) kernel B (om and sp) at odd m/n and k of 1, 2, 3, 5, 9 and 16 stages, f16 (f32 and f16
