@@ -84,8 +84,10 @@ done
 
 kill "$CLOCKS_PID" 2>/dev/null
 med_min() { sort -n | awk '{v[NR] = $1} END {if (NR) printf "%s/%s/%s", v[int((NR + 1) / 2)], v[1], v[NR]}'; }
-col() { awk -F', *' -v c="$1" 'NR > 1 && $2 + 0 > 0 {print $c + 0}' "$OUT/clocks.csv"; }
-note "while timing (median/min/max): SM clock $(col 2 | med_min) MHz, power $(col 3 | med_min) W"
+# NOTES: only samples under load (above 300 W) count: between runs the CPU generates and checks
+# operands while the GPU idles at low clocks, which would swamp the median.
+col() { awk -F', *' -v c="$1" 'NR > 1 && $3 + 0 > 300 {print $c + 0}' "$OUT/clocks.csv"; }
+note "under load (> 300 W; median/min/max): SM clock $(col 2 | med_min) MHz, power $(col 3 | med_min) W, $(col 2 | wc -l) samples of 200 ms; throttle reasons: $(awk -F', *' 'NR > 1 && $3 + 0 > 300 {print $5}' "$OUT/clocks.csv" | sort | uniq -c | tr -s ' \n' ' ')"
 
 # ---- (c) ----------------------------------------------------------------------------------------
 note "done: $FAILS failed step(s)"

@@ -265,7 +265,7 @@ TEST_CASE("sm90a epilogue buffers: disjoint and aligned, and every D fragment el
         INFO(kc.name << " epilogue rows of " << rb << " bytes");
         CHECK(kc.cfg.tma_store() == (rb > 0));
         // Every kernel of the table has buffers (8-bit 256x192 runs 4 stages to make room: with
-        // 5 it stored D directly and measured 10-35 % slower).
+        // 5 it stored D directly and measured 3-27 % slower).
         REQUIRE(rb > 0);
         REQUIRE((rb == 128 || rb == 64));
         CHECK(kc.cfg.epi_offset() % 1024 == 0);
@@ -335,7 +335,11 @@ TEST_CASE("sm90a epilogue buffers: disjoint and aligned, and every D fragment el
         }
     }
     CHECK(seen.size() == 4);  // both widths occur in the plugin's table
-    int double_buffered = 0;
-    for (const KernelCase& kc : plugin_kernels()) double_buffered += kc.cfg.epi_buffers() == 2;
+    int single_buffered = 0, double_buffered = 0;
+    for (const KernelCase& kc : plugin_kernels()) {
+        single_buffered += kc.cfg.epi_buffers() == 1;
+        double_buffered += kc.cfg.epi_buffers() == 2;
+    }
     CHECK(double_buffered > 0);  // and both buffer counts
+    CHECK(single_buffered > 0);
 }

@@ -301,10 +301,10 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
 // buffer, and one thread copies each chunk out with a tma store (rows and columns outside D are
 // not written). NOTES: the direct stores above keep the warps busy for the whole write to L2;
 // here the warps only fill shared memory and go on to the next tile's main loop while the tensor
-// copy engine writes D. Before a buffer is refilled, the issuing thread waits until the
-// store that last used it has read it (bulk wait_group.read), and a named barrier of the
-// consumer's 128 threads passes that on; a second one orders the writes (fenced for the async proxy) before
-// the store.
+// copy engine writes D. Before a buffer is refilled, the issuing thread waits until the store
+// that last used it has read it (bulk wait_group.read), and a named barrier of the consumer's 128
+// threads passes that on; a second one orders the writes (fenced for the async proxy) before the
+// store.
 template <class K, class Out>
 __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf0,
