@@ -12,10 +12,10 @@
 set -u
 cd "$(dirname "$0")/../.."
 . bench/sm90a/steps.sh
-KERNELS=${KERNELS:-128x256x*_c2x1_*,128x256x*_c2x2_*,256x192x*_c2x1_*,256x192x*_c2x2_*}
+KERNELS=${KERNELS:-128x256x*_c2x1_*,128x256x*_c2x2_*,256x192x*_c2x1_*,256x192x*_c1x1_*}
 CHECK=${CHECK:-*_c2x2_*}
 SHAPES=${SHAPES:-16384x16384x16384 28672x4096x8192 4096x4096x4096}
-RASTER_KERNELS=${RASTER_KERNELS:-sm90a_f16f16_f32_256x192x64_c2x1_s5,sm90a_f16f16_f32_256x192x64_c2x2_s5}
+RASTER_KERNELS=${RASTER_KERNELS:-sm90a_f16f16_f32_256x192x64_c2x1_s5,sm90a_f16f16_f32_128x256x64_c2x2_s5}
 RASTERS=${RASTERS:-1 2 4 8 16 n2 n4}
 TYPES=("f16|--dtype f16 --acc f32 --out f16|sm90a_f16f16_f32"
        "bf16|--dtype bf16 --acc f32 --out bf16|sm90a_bf16bf16_f32"

@@ -232,4 +232,22 @@ __device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
+// ---- global flags between CTAs -------------------------------------------------------------
+
+// PTX ISA st [data-movement-and-conversion-instructions-st], .release.gpu: stores `v` after every
+// memory access this thread made before it (and, cumulatively, those a barrier ordered before
+// them) is visible at GPU scope. The releasing half of a flag handshake between CTAs.
+__device__ __forceinline__ void st_release_gpu_u32(uint32_t* p, uint32_t v) {
+    asm volatile("st.release.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// PTX ISA ld [data-movement-and-conversion-instructions-ld], .acquire.gpu: a load after which
+// this thread (and, through a later barrier, its CTA peers) sees what the releasing store made
+// visible. The acquiring half of the handshake.
+__device__ __forceinline__ uint32_t ld_acquire_gpu_u32(const uint32_t* p) {
+    uint32_t v;
+    asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
 }  // namespace spmma_ptx

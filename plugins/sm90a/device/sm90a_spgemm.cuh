@@ -5,6 +5,9 @@
 // Shape of the kernel (see plugins/sm90a/NOTES.md for the why and the measurements):
 //   - persistent: one CTA per SM (per cluster slot), walking the output tiles of its cluster in a
 //     banded raster order (TileScheduler) so that concurrently running tiles share A and B in L2;
+//     where whole tiles would leave clusters idle in the last turn, the tiles of the last turns
+//     are split along k into one equal range per cluster (stream-K, stream_k.hpp): partial sums
+//     meet in a global workspace, the range with a tile's first k-tile writes D;
 //   - warp specialised: warpgroup 0 is the producer (one elected thread issues TMA copies of the
 //     compressed A tile, its metadata and the B tile into a ring of `stages` shared-memory stages,
 //     completing on "full" mbarriers); warpgroups 1..2 are consumers, each owning bm/consumers
@@ -16,7 +19,7 @@
 //     consumer and TMA stores, so the warps go on with the next tile while D is written; with C
 //     (beta != 0) or rows of D that TMA cannot address, alpha/beta in registers and direct stores
 //     with bounds checks (m and n tails).
-// Sections: types, shared memory, barriers, producer, consumer, epilogue.
+// Sections: types, shared memory, barriers, producer, consumer, stream-K, epilogue.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap
@@ -368,6 +371,76 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
         }
 }
 
+// ================================ stream-K partials ================================================
+
+// Slot `slot` of the stream-K workspace: 128 threads x m_blocks x acc registers words, four
+// registers of a thread in one 16-byte word, the 128 threads' words adjacent (whole lines per
+// warp).
+template <class K>
+__device__ __forceinline__ uint4* partial_slot(const KernelParams& p, int slot) {
+    static_assert((K::kMBlocks * K::kAccRegs) % 4 == 0, "partials move four accumulator registers at a time");
+    return reinterpret_cast<uint4*>(p.sk_partials) + static_cast<int64_t>(slot) * (K::kMBlocks * K::kAccRegs / 4) * 128;
+}
+
+// A consumer's partial sums into its slot, then its flag raised to this launch's epoch (named
+// barrier `bar` of the consumer's 128 threads: every thread's stores precede the release).
+// NOTES: the registers are stored as what they are (float4 of f32 accumulators): with a bit-cast
+// (__float_as_uint) in between, ptxas serialised every wgmma of the main loop (info C7520,
+// "WG.AR in divergent path": a wait after each) and spilled 5.7 KB per thread of the 256x192
+// kernels.
+template <class K>
+__device__ __forceinline__ void store_partial(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
+                                              const KernelParams& p, int slot, uint32_t bar) {
+    using Acc = typename K::Acc;
+    using Vec = std::conditional_t<std::is_same_v<Acc, float>, float4, uint4>;
+    Vec* dst = reinterpret_cast<Vec*>(partial_slot<K>(p, slot)) + threadIdx.x % 128;
+#pragma unroll
+    for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+        for (int r = 0; r < K::kAccRegs; r += 4)
+            __stcg(dst + ((j * K::kAccRegs + r) / 4) * 128, Vec{acc[j][r], acc[j][r + 1], acc[j][r + 2], acc[j][r + 3]});
+    spmma_ptx::named_barrier_sync(bar, 128);
+    if (threadIdx.x % 128 == 0) spmma_ptx::st_release_gpu_u32(p.sk_flags + slot, p.sk_epoch);
+}
+
+// One accumulator register plus its partial: f32 and packed f16 add, s32 wraps, or clamps in the
+// s32sat kernels (as the epilogue clamps).
+template <class K>
+__device__ __forceinline__ void add_acc(typename K::Acc& a, uint32_t w) {
+    if constexpr (K::Instr::kAcc == AccKind::F32) {
+        a += __uint_as_float(w);
+    } else if constexpr (K::Instr::kAcc == AccKind::F16) {
+        const uint32_t x = a;
+        const __half2 s = __hadd2(*reinterpret_cast<const __half2*>(&x), *reinterpret_cast<const __half2*>(&w));
+        a = *reinterpret_cast<const uint32_t*>(&s);
+    } else if constexpr (K::Instr::kSatfinite) {
+        a = static_cast<uint32_t>(finish_int(static_cast<int64_t>(static_cast<int32_t>(a)) + static_cast<int32_t>(w), true));
+    } else {
+        a += w;
+    }
+}
+
+// Waits (one thread per consumer, then the consumer's named barrier) until slot `slot` holds this
+// launch's partials, and adds them to the accumulators.
+template <class K>
+__device__ __forceinline__ void add_partial(typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs], const KernelParams& p,
+                                            int slot, uint32_t bar) {
+    if (threadIdx.x % 128 == 0)
+        while (spmma_ptx::ld_acquire_gpu_u32(p.sk_flags + slot) != p.sk_epoch) __nanosleep(64);
+    spmma_ptx::named_barrier_sync(bar, 128);
+    const uint4* src = partial_slot<K>(p, slot) + threadIdx.x % 128;
+#pragma unroll
+    for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+        for (int r = 0; r < K::kAccRegs; r += 4) {
+            const uint4 w = __ldcg(src + ((j * K::kAccRegs + r) / 4) * 128);
+            add_acc<K>(acc[j][r], w.x);
+            add_acc<K>(acc[j][r + 1], w.y);
+            add_acc<K>(acc[j][r + 2], w.z);
+            add_acc<K>(acc[j][r + 3], w.w);
+        }
+}
+
 // ================================ the kernel =====================================================
 
 template <class K>
@@ -412,7 +485,6 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
     // values with a 24-register producer).
     auto cta_rank = [] { return K::kCluster > 1 ? static_cast<int>(cluster_ctarank()) : 0; };
     auto cluster_idx = [] { return K::kCluster > 1 ? static_cast<int>(cluster_id_x()) : static_cast<int>(blockIdx.x); };
-    auto cluster_count = [] { return K::kCluster > 1 ? static_cast<int>(cluster_count_x()) : static_cast<int>(gridDim.x); };
 
     if (wg == 0) {
         // ================================ producer ================================
@@ -429,9 +501,10 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             for (int i = 0; i < CM; ++i) col_mask |= static_cast<uint16_t>(1u << (i + CM * cta_n));
             int stage = 0;
             uint32_t phase = 0;
-            for (int L = cluster_idx(); L < sched.total; L += cluster_count()) {
+            WorkUnit u;
+            for (WorkCursor work(p.work, cluster_idx()); work.next(u);) {
                 int tm, tn;
-                sched.cluster_tile(L, tm, tn);
+                sched.cluster_tile(u.tile, tm, tn);
                 const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
                 const int a_row = cfg.a_row(tile_m, cta_n);
                 const int e_row = cfg.e_row(tile_m, cta_n);
@@ -439,7 +512,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 const uint32_t a_slice = cfg.a_slice_offset(cta_n);
                 const uint32_t e_slice = cfg.e_slice_offset(cta_n);
                 const uint32_t b_slice = cfg.b_slice_offset(cta_m);
-                for (int kt = 0; kt < p.k_tiles; ++kt) {
+                for (int kt = u.k_begin; kt < u.k_end; ++kt) {
                     mbarrier_wait_parity<BarrierScope::Cta>(empty_bar(stage), phase ^ 1u);
                     mbarrier_arrive_expect_tx(full_bar(stage), K::kStageTxBytes);
                     const int a_col = cfg.a_col(kt);
@@ -512,9 +585,11 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
 
         int stage = 0;
         uint32_t phase = 0;
-        for (int L = cluster_idx(); L < sched.total; L += cluster_count()) {
+        const int range = cluster_idx();
+        WorkUnit u;
+        for (WorkCursor work(p.work, range); work.next(u);) {
             int tm, tn;
-            sched.cluster_tile(L, tm, tn);
+            sched.cluster_tile(u.tile, tm, tn);
             const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
             int prev = -1;
 
@@ -540,7 +615,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                         const uint64_t db = kmajor_desc(b_stage(stage), kStageBRowBytes, 0, step * kInstrBRowBytes);
                         K::Instr::template mma<BN, meta_selector(K::kFamily, step)>(
                             acc[j], da, db, meta[SET][j][meta_unit_of_step(K::kFamily, step)],
-                            (kt > 0 || step > 0) ? 1u : 0u);
+                            (kt > u.k_begin || step > 0) ? 1u : 0u);
                     }
                 });
                 wgmma_commit_group();
@@ -559,17 +634,33 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     phase ^= 1u;
                 }
             };
-            int kt = 0;
-            for (; kt + 1 < p.k_tiles; kt += 2) {
+            int kt = u.k_begin;
+            for (; kt + 1 < u.k_end; kt += 2) {
                 k_tile(kt, std::integral_constant<int, 0>{});
                 k_tile(kt + 1, std::integral_constant<int, 1>{});
             }
-            if (kt < p.k_tiles) k_tile(kt, std::integral_constant<int, 0>{});
+            if (kt < u.k_end) k_tile(kt, std::integral_constant<int, 0>{});
             wgmma_wait_group<0>();
             keep_meta(0);
             keep_meta(1);
             keep_acc();
             release(prev);
+
+            // ================================ stream-K ================================
+            // A unit without the tile's first k-tile leaves its partial sums to the owner; the
+            // owner of a split tile adds those of the ranges after its own, then writes D.
+            if (p.work.stream_k()) {
+                const int slot_cta = cta_rank() * K::kConsumers + consumer;
+                if (u.k_begin > 0) {
+                    store_partial<K>(acc, p, range * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
+                    continue;
+                }
+                if (u.k_end < p.k_tiles) {
+                    const int last = p.work.last_range_of_tile(u.tile);
+                    for (int r = range + 1; r <= last; ++r)
+                        add_partial<K>(acc, p, r * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
+                }
+            }
 
             // ================================ epilogue ================================
             if constexpr (cfg.tma_store()) {

@@ -74,7 +74,27 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
                                          " CTAs fits on " + props_.name);
         max_clusters = n;
     }
-    const int clusters = static_cast<int>(std::min<int64_t>(cluster_tiles, max_clusters));
+    // Whole tiles, or (SPMMA_SM90A_STREAMK=on) stream-K for the last turns where whole tiles
+    // would leave clusters idle (stream_k.hpp; off by default: measured slower at most shapes).
+    StreamKMode sk_mode = StreamKMode::Off;
+    if (const char* e = std::getenv("SPMMA_SM90A_STREAMK"); e && e[0]) {
+        const std::string v(e);
+        if (v != "off" && v != "on") fail(SPMMA_INVALID_ARGUMENT, "SPMMA_SM90A_STREAMK='" + v + "': expected off or on");
+        sk_mode = v == "on" ? StreamKMode::On : StreamKMode::Off;
+    }
+    const int k_tiles = static_cast<int>(kp_ / cfg.bk());
+    params_.work = plan_work(cluster_tiles, max_clusters, k_tiles, sk_mode);
+    const int clusters = params_.work.clusters;
+    if (params_.work.stream_k()) {
+        // One slot of partial accumulators (at most bm x bn 32-bit words) and one flag per range
+        // and CTA; the flags start below every epoch a launch uses.
+        const size_t ctas = static_cast<size_t>(clusters) * cfg.cluster_size();
+        sk_partials_ = DeviceBuffer(ctas * cfg.bm * cfg.bn * 4);
+        sk_flags_ = DeviceBuffer(ctas * cfg.consumers() * 4);
+        sk_flags_.fill(0);
+        params_.sk_partials = reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(sk_partials_.get()));
+        params_.sk_flags = reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(sk_flags_.get()));
+    }
     shape_.grid[0] = static_cast<unsigned>(clusters * cfg.cluster_size());
     shape_.block[0] = static_cast<unsigned>(cfg.threads());
     shape_.cluster[0] = static_cast<unsigned>(cfg.cluster_size());
@@ -83,7 +103,7 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     params_.m = static_cast<int32_t>(p.m);
     params_.n = static_cast<int32_t>(p.n);
     params_.k = static_cast<int32_t>(p.k);
-    params_.k_tiles = static_cast<int32_t>(kp_ / cfg.bk());
+    params_.k_tiles = k_tiles;
     params_.tiles_m = tiles_m;
     params_.tiles_n = tiles_n;
     params_.raster_group = raster_group(cfg, ctm);
@@ -227,6 +247,12 @@ void Sm90aGemm::upload(const spmma_operands& ops) {
 
 void Sm90aGemm::launch(CUstream stream) {
     if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
+    // Stream-K flags count launches: a flag equal to this launch's epoch marks its slot as
+    // written by this launch (0 is never an epoch).
+    if (params_.work.stream_k() && ++params_.sk_epoch == 0) {
+        sk_flags_.fill(0);
+        params_.sk_epoch = 1;
+    }
     void* args[] = {&tm_a_, &tm_b_, &tm_e_, &tm_d_, &params_};
     cuda::launch(fn_, shape_, stream, args);
 }

@@ -26,6 +26,7 @@ private:
     int64_t meta_rows_ = 0;  // m padded to whole cluster tiles (rows of metadata)
     size_t d_bytes_ = 0;
     spmma_plugin::cuda::DeviceBuffer a_, b_, e_, c_, d_;
+    spmma_plugin::cuda::DeviceBuffer sk_partials_, sk_flags_;  // stream-K workspace (KernelParams)
     CUtensorMap tm_a_{}, tm_b_{}, tm_e_{}, tm_d_{};
     KernelParams params_{};
     CUfunction fn_{};

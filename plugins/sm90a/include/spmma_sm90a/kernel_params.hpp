@@ -2,6 +2,8 @@
 // metadata, D). Plain data, compiled by nvcc and g++ alike; passed by value as a kernel parameter.
 #pragma once
 
+#include <spmma_sm90a/stream_k.hpp>
+
 #include <cstdint>
 
 namespace spmma_sm90a {
@@ -26,6 +28,15 @@ struct KernelParams {
                             // tensor map), 0: direct stores from registers (C read, rows of D not
                             // a multiple of 16 bytes, or SPMMA_SM90A_EPILOGUE=direct); ignored by
                             // kernels without buffers (TileConfig::tma_store)
+    WorkPlan work;          // whole tiles and stream-K ranges (stream_k.hpp); work.clusters is the grid's
+    // Stream-K workspace (work.stream_k() only): per range, CTA of the cluster and consumer, one
+    // slot of partial accumulators (128 threads x m_blocks x acc registers 32-bit words, stored
+    // register-major: word w of thread t at [w / 4][t][w % 4]) and one flag, which holds `epoch`
+    // once the slot is written for this launch (the host counts launches, so the flags never need
+    // clearing).
+    uint32_t* sk_partials;
+    uint32_t* sk_flags;
+    uint32_t sk_epoch;
 };
 
 }  // namespace spmma_sm90a

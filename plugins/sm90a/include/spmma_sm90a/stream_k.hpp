@@ -1,0 +1,123 @@
+// How the persistent sm90a kernel deals its work to the clusters: whole cluster tiles
+// (data-parallel) and, where whole tiles would leave clusters idle in the last turn, stream-K
+// (the k-tiles of the remaining tiles split evenly across all clusters). Host and device compute
+// the same schedule from one definition; pure C++, so the tests walk it without a GPU.
+//
+// NOTES (plugins/sm90a/NOTES.md, "stream-K"): with T cluster tiles on G clusters, whole tiles take
+// ceil(T / G) turns and the last one runs with T % G clusters busy: 512 tiles of 128x256 on 132
+// SMs (4096^3, 8192x2048x28672) make 3.88 turns and lose 3 % to the idle SMs, 11008x4096x4096
+// loses 5 %, and a problem with fewer tiles than clusters leaves most SMs idle. The plan keeps
+// floor(T / G) - 1 turns of whole tiles and splits the rest (between G and 2G - 1 tiles, or all of
+// them when T < G) into G equal ranges of k-tiles, one per cluster, run after its whole tiles
+// (every cluster has the same number of those). A tile cut between ranges is finished by the
+// range holding its first k-tile (the "owner"): the other ranges hold its later k-tiles at their
+// very beginning, store their partial accumulators to a workspace and raise a flag; the owner
+// reaches its part at the end of its range, adds the partials and writes D. So every range
+// starts with work that waits for nothing, and a range holds at most one partial (its first
+// unit): one workspace slot and one flag per range and CTA.
+//
+// Measured (H200, 2026-11-22 fifth session, bench/NOTES.md: `A=SPMMA_SM90A_STREAMK=off
+// B=SPMMA_SM90A_STREAMK=on bench/sm90a/ab.sh`, 128x256 and 256x192 with 2x1 clusters): it pays
+// only where the idle share is large and k short: 11008x4096x4096 f16/bf16 -1 to +6 % (8-bit -2 to
+// 0 %); level at 8192^3 and 16384^3 (within the 8 % spread there); slower at 4096^3 (-4 to -14 %),
+// 28672x4096x8192 (-6 to +1 %) and 8192x2048x28672 (-12 to -28 %), and split-K of 64 tiles on 132
+// SMs at 1024x1024x65536 took 0.35 ms against 0.21 ms with whole tiles. The ranges run at
+// different k offsets at once, so the A and B slices that concurrent whole tiles share in L2 are
+// fetched once per range instead; the longer k, the more that costs. Hence off by default.
+#pragma once
+
+#include <spmma_sm90a/layout.hpp>  // SPMMA_HD
+
+#include <cstdint>
+
+namespace spmma_sm90a {
+
+// One piece of work: k-tiles [k_begin, k_end) of cluster tile `tile` (an index of TileScheduler).
+struct WorkUnit {
+    int32_t tile;
+    int32_t k_begin, k_end;
+};
+
+struct WorkPlan {
+    int32_t dp_tiles;   // cluster tiles [0, dp_tiles): whole, tile L to cluster L % clusters
+    int32_t sk_tiles;   // cluster tiles [dp_tiles, dp_tiles + sk_tiles): split into `clusters` ranges
+    int32_t clusters;   // persistent clusters in the grid
+    int32_t k_tiles;    // k-tiles per tile
+    int32_t range_len;  // stream-K k-tiles per range: range_len + 1 for the first range_extra ranges
+    int32_t range_extra;
+
+    // NOTES: 32-bit arithmetic throughout (plan_work splits only when the stream-K k-tiles fit):
+    // a 64-bit division is a call in device code, and a call inside the consumer's tile loop,
+    // across which the accumulators live, spilled 6.6 KB per thread of the 256x192 kernels.
+    SPMMA_HD constexpr bool stream_k() const { return sk_tiles > 0; }
+    // First stream-K iteration (k-tile of the split tiles, tile-major) of range c; range c ends
+    // where c + 1 begins.
+    SPMMA_HD constexpr int32_t range_begin(int32_t c) const { return c * range_len + (c < range_extra ? c : range_extra); }
+    // The range holding stream-K iteration `it` (0 <= it < sk_tiles * k_tiles).
+    SPMMA_HD constexpr int32_t range_of(int32_t it) const {
+        const int32_t long_part = range_extra * (range_len + 1);
+        return it < long_part ? it / (range_len + 1) : range_extra + (it - long_part) / range_len;
+    }
+    // The last range holding a k-tile of split tile `tile` (a cluster tile index >= dp_tiles):
+    // the owner, range_of(its first k-tile), adds the partials of the ranges after it up to this one.
+    SPMMA_HD constexpr int32_t last_range_of_tile(int32_t tile) const {
+        return range_of((tile - dp_tiles + 1) * k_tiles - 1);
+    }
+};
+
+// The work of cluster c in order: its whole tiles, then its stream-K range. NOTES: two registers
+// of state (the 24-register producer of the 256x192 kernels spilled with three): the position
+// (whole tile, then stream-K k-tile) and the end of the range, negative while whole tiles remain;
+// whole tiles end at dp_tiles + c exactly (dp_tiles is a multiple of the clusters when there is a
+// stream-K part), which gives back c. The plan is referred to (in the kernel: the parameter
+// space), not copied.
+struct WorkCursor {
+    const WorkPlan& plan;
+    int32_t pos, end;
+
+    SPMMA_HD WorkCursor(const WorkPlan& p, int32_t c) : plan(p), pos(c), end(-1) {}
+
+    SPMMA_HD bool next(WorkUnit& u) {
+        if (end < 0) {
+            if (pos < plan.dp_tiles) {
+                u.tile = pos;
+                u.k_begin = 0;
+                u.k_end = plan.k_tiles;
+                pos += plan.clusters;
+                return true;
+            }
+            const int32_t c = pos - plan.dp_tiles;  // (without a stream-K part every range is empty)
+            pos = plan.range_begin(c);
+            end = plan.range_begin(c + 1);
+        }
+        if (pos < end) {
+            const int32_t t = pos / plan.k_tiles, kb = pos - t * plan.k_tiles;
+            const int32_t len = plan.k_tiles - kb < end - pos ? plan.k_tiles - kb : end - pos;
+            u.tile = plan.dp_tiles + t;
+            u.k_begin = kb;
+            u.k_end = kb + len;
+            pos += len;
+            return true;
+        }
+        return false;
+    }
+};
+
+// Off: whole tiles only (the default: bench/NOTES.md, 2026-11-22 fifth session, measured
+// stream-K slower at most shapes of the standard set). On: stream-K wherever whole tiles leave a
+// cluster idle in the last turn, if every range keeps at least one k-tile.
+enum class StreamKMode { Off, On };
+
+SPMMA_HD constexpr WorkPlan plan_work(int64_t cluster_tiles, int clusters, int k_tiles, StreamKMode mode) {
+    const int32_t whole_clusters = static_cast<int32_t>(cluster_tiles < clusters ? cluster_tiles : clusters);
+    const WorkPlan whole{static_cast<int32_t>(cluster_tiles), 0, whole_clusters, k_tiles, 0, 0};
+    if (mode == StreamKMode::Off || clusters <= 1 || cluster_tiles % clusters == 0) return whole;
+    const int64_t full = cluster_tiles / clusters;
+    const int64_t dp = full >= 1 ? (full - 1) * clusters : 0;
+    const int64_t iters = (cluster_tiles - dp) * k_tiles;
+    if (iters > INT32_MAX || iters < clusters) return whole;
+    return WorkPlan{static_cast<int32_t>(dp), static_cast<int32_t>(cluster_tiles - dp), clusters, k_tiles,
+                    static_cast<int32_t>(iters / clusters), static_cast<int32_t>(iters % clusters)};
+}
+
+}  // namespace spmma_sm90a

@@ -1,0 +1,132 @@
+// The persistent kernel's work schedule (stream_k.hpp), walked on the host exactly as the
+// producer and consumers walk it: every k-tile of every tile exactly once, ranges balanced, and
+// the order that keeps the partial-sum handshake free of waiting cycles.
+#include <catch2/catch.hpp>
+
+#include <spmma_sm90a/stream_k.hpp>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+using namespace spmma_sm90a;
+
+namespace {
+
+struct Walk {
+    std::vector<std::vector<WorkUnit>> by_cluster;
+};
+
+Walk walk(const WorkPlan& plan) {
+    Walk w;
+    w.by_cluster.resize(static_cast<size_t>(plan.clusters));
+    for (int c = 0; c < plan.clusters; ++c) {
+        WorkUnit u{};
+        for (WorkCursor cur(plan, c); cur.next(u);) w.by_cluster[static_cast<size_t>(c)].push_back(u);
+    }
+    return w;
+}
+
+// Everything the kernel relies on, for one plan.
+void check_plan(const WorkPlan& plan, int64_t cluster_tiles) {
+    INFO("tiles " << cluster_tiles << ", clusters " << plan.clusters << ", k_tiles " << plan.k_tiles << ", dp "
+                  << plan.dp_tiles << ", sk " << plan.sk_tiles);
+    REQUIRE(plan.dp_tiles + plan.sk_tiles == cluster_tiles);
+    const Walk w = walk(plan);
+    std::map<int, std::vector<int>> hits;  // tile -> times each k-tile was computed
+    std::map<int, std::vector<int>> ranges_of_tile;
+    std::map<int, int> owner_of_tile;
+    int64_t least = INT64_MAX, most = 0;
+    for (int c = 0; c < plan.clusters; ++c) {
+        const auto& units = w.by_cluster[static_cast<size_t>(c)];
+        int64_t sk_k_tiles = 0;
+        size_t whole = 0;  // whole tiles of this cluster (they come first)
+        while (whole < units.size() && units[whole].tile < plan.dp_tiles) ++whole;
+        for (size_t i = 0; i < units.size(); ++i) {
+            const WorkUnit& u = units[i];
+            REQUIRE(u.tile >= 0);
+            REQUIRE(u.tile < cluster_tiles);
+            REQUIRE(0 <= u.k_begin);
+            REQUIRE(u.k_begin < u.k_end);
+            REQUIRE(u.k_end <= plan.k_tiles);
+            auto& h = hits[u.tile];
+            h.resize(static_cast<size_t>(plan.k_tiles));
+            for (int k = u.k_begin; k < u.k_end; ++k) ++h[static_cast<size_t>(k)];
+            const bool split = u.tile >= plan.dp_tiles;
+            if (!split) {
+                REQUIRE(u.k_begin == 0);
+                REQUIRE(u.k_end == plan.k_tiles);
+                REQUIRE(u.tile % plan.clusters == c);
+                continue;
+            }
+            sk_k_tiles += u.k_end - u.k_begin;
+            // Whole tiles come before the split units of a cluster, and every cluster has as many
+            // (so the ranges start together).
+            REQUIRE(i >= whole);
+            if (plan.stream_k()) REQUIRE(static_cast<int64_t>(whole) == plan.dp_tiles / plan.clusters);
+            // A unit that leaves its partial to an owner is the first of its range: it waits for
+            // nothing (nor do the whole tiles before it), so every owner's wait ends.
+            if (u.k_begin > 0) REQUIRE(i == whole);
+            ranges_of_tile[u.tile].push_back(c);
+            if (u.k_begin == 0) owner_of_tile[u.tile] = c;
+        }
+        if (plan.stream_k()) {
+            least = std::min(least, sk_k_tiles);
+            most = std::max(most, sk_k_tiles);
+        }
+    }
+    for (int t = 0; t < cluster_tiles; ++t) {
+        INFO("tile " << t);
+        REQUIRE(hits.count(t) == 1);
+        for (int k = 0; k < plan.k_tiles; ++k) REQUIRE(hits[t][static_cast<size_t>(k)] == 1);
+    }
+    // The owner adds exactly the partials of the other ranges that hold the tile.
+    for (const auto& [tile, ranges] : ranges_of_tile) {
+        INFO("split tile " << tile);
+        REQUIRE(owner_of_tile.count(tile) == 1);
+        const int owner = owner_of_tile[tile];
+        std::vector<int> expected;
+        for (int r = owner; r <= plan.last_range_of_tile(tile); ++r) expected.push_back(r);
+        std::vector<int> got = ranges;
+        std::sort(got.begin(), got.end());
+        REQUIRE(got == expected);
+    }
+    if (plan.stream_k()) REQUIRE(most - least <= 1);
+}
+
+}  // namespace
+
+TEST_CASE("stream-K plans keep floor(T/G)-1 whole turns and split the rest into one k-range per cluster",
+          "[stream_k]") {
+    // 8192x2048x28672 s8, 128x256 tiles, 2x1 clusters on 132 SMs: 256 cluster tiles, 66 clusters.
+    const WorkPlan p = plan_work(256, 66, 224, StreamKMode::On);
+    CHECK(p.dp_tiles == 132);
+    CHECK(p.sk_tiles == 124);
+    CHECK(p.clusters == 66);
+    CHECK(p.range_len == 124 * 224 / 66);
+    CHECK(p.range_extra == 124 * 224 % 66);
+    // Whole turns when they fill every cluster, and when told off (the default).
+    CHECK(!plan_work(264, 66, 64, StreamKMode::On).stream_k());
+    CHECK(!plan_work(256, 66, 224, StreamKMode::Off).stream_k());
+    CHECK(plan_work(13331, 132, 64, StreamKMode::On).stream_k());
+    // Fewer tiles than clusters: all of them split (split-K), every cluster busy.
+    const WorkPlan s = plan_work(16, 66, 64, StreamKMode::On);
+    CHECK(s.dp_tiles == 0);
+    CHECK(s.sk_tiles == 16);
+    CHECK(s.clusters == 66);
+    // Whole tiles on fewer clusters than the device has when there are fewer tiles.
+    CHECK(plan_work(16, 66, 4, StreamKMode::Off).clusters == 16);
+    // Never below one k-tile per range.
+    CHECK(!plan_work(3, 66, 4, StreamKMode::On).stream_k());
+}
+
+TEST_CASE("every schedule computes each k-tile of each tile once, owners wait only on first units", "[stream_k]") {
+    const int cases[][3] = {
+        {256, 66, 224}, {512, 132, 64}, {688, 66, 64}, {2048, 66, 128}, {16, 66, 64}, {16, 66, 16},
+        {1, 66, 100},   {3, 66, 23},    {67, 66, 1},   {67, 66, 7},    {133, 132, 5}, {200, 7, 9},
+        {7, 7, 3},      {5, 1, 10},     {131, 132, 2}, {250, 66, 3},
+    };
+    for (const auto& c : cases)
+        for (StreamKMode mode : {StreamKMode::Off, StreamKMode::On})
+            check_plan(plan_work(c[0], c[1], c[2], mode), c[0]);
+}
