@@ -3,6 +3,8 @@
 # root with the build carried): what limits a kernel (shared memory / L1TEX, L2, DRAM, pipes).
 #   OUT=$OUT bench/device/ncu.sh [kernel ...]   (default: the two sm90a tiles the heuristic picks)
 # A kernel is named <plugin>_<a><b>_<acc>_...; the problem is f16, bf16, e4m3 or s8, SIZE^3.
+# PLUGIN=sm80 names the plugin where the prefix is not its name (sm89_/sm90_ kernels of sm80);
+# CLOCKS=none profiles at the clock the GPU picks (ncu locks it to base by default).
 # Writes $OUT/ncu_<kernel>.txt (Speed of Light, compute and memory workload, warp state, scheduler).
 set -u
 cd "$(dirname "$0")/../.."
@@ -14,7 +16,7 @@ NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
 [ -n "$NCU" ] || { echo "ncu not found"; exit 2; }
 [ $# -gt 0 ] || set -- sm90a_f16f16_f32_256x192x64_c2x1_s5 sm90a_f16f16_f32_128x256x64_c2x1_s5
 for k in "$@"; do
-    plugin=${k%%_*}
+    plugin=${PLUGIN:-${k%%_*}}
     case ${k#*_} in
         f16f16_f32_*) types="--dtype f16 --acc f32 --out f16" ;;
         f16f16_f16_*) types="--dtype f16 --acc f16 --out f16" ;;
@@ -23,10 +25,10 @@ for k in "$@"; do
         s8s8_s32_*) types="--dtype s8 --acc s32 --out s32" ;;
         *) echo "$k: give an f16, bf16, e4m3 or s8 kernel with f32/s32 (or f16) accumulation"; continue ;;
     esac
-    timeout 150 "$NCU" --target-processes all -k "regex:^$k\$" -c 1 --section SpeedOfLight \
+    timeout 150 "$NCU" --target-processes all --clock-control "${CLOCKS:-base}" -k "regex:^$k\$" -c 1 --section SpeedOfLight \
         --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats \
         --section SchedulerStats "$BUILD/bin/spmma" gemm --plugin "$plugin" --kernel "$k" $types --m "$SIZE" \
         --n "$SIZE" --k "$SIZE" --warmup 0 --iterations 1 --verify none --no-progress > "$OUT/ncu_$k.txt" 2>&1
     echo "$k: exit $?"
-    grep -E "Duration|L1/TEX Cache Throughput|L2 Cache Throughput|DRAM Throughput|highest-utilized|Issue Slots Busy|No Eligible" "$OUT/ncu_$k.txt"
+    grep -E "SM Frequency|Duration|L1/TEX Cache Throughput|L2 Cache Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Mem Busy|Max Bandwidth|highest-utilized|Issue Slots Busy|No Eligible|Warp Cycles Per Issued" "$OUT/ncu_$k.txt"
 done

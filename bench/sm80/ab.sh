@@ -43,7 +43,7 @@ for s in 4096x4096x4096 8192x8192x8192 16384x16384x16384 11008x4096x4096 28672x4
     for r in $(seq "$REPS"); do
         for dt in f16 bf16; do  # both kernels in one process: the same operands, A first
             run "perf_r$r" --dtype $dt --m $m --n $n --k $k --warmup 5 --iterations 20 --verify sampled \
-                --kernel "sm80_${dt}${dt}_f32_$A,sm80_${dt}${dt}_f32_$B"
+                --kernel "*_${dt}${dt}_f32_$A,*_${dt}${dt}_f32_$B"
         done
     done
 done

@@ -98,7 +98,7 @@ if [ "$MODE" = all ] || [ "$MODE" = perf ]; then
     for s in $STANDARD; do
         for dt in f16 bf16; do
             run perf --dtype $dt $(shape_args "$s") --verify sampled --warmup 5 --iterations 20 \
-                --kernel "sm80_${dt}${dt}_f32_*_om"
+                --kernel "*_${dt}${dt}_f32_*_om"
         done
         run perf_sp --dtype f16 $(shape_args "$s") --verify sampled --warmup 5 --iterations 20 \
             --kernel 'sm80_f16f16_f32_256x128x64_s4_sp'
@@ -106,7 +106,7 @@ if [ "$MODE" = all ] || [ "$MODE" = perf ]; then
     # f16 accumulation (not in the table): is the f32-accumulator loop slower than the f16 one?
     for s in 8192x8192x8192 8192x2048x28672; do
         run perf_acc16 --dtype f16 --acc f16 --out f16 $(shape_args "$s") --verify sampled --warmup 5 --iterations 20 \
-            --kernel 'sm80_f16f16_f16_*_om'
+            --kernel '*_f16f16_f16_*_om'
     done
     kill "$CLOCKS_PID" 2>/dev/null
     note "timing phase: $((SECONDS - T0)) s; SM clock while timing (MHz, median/min): $(awk -F', ' 'NR > 1 && $2 + 0 > 0 {print $2 + 0}' "$OUT/clocks.csv" | sort -n | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)] "/" v[1]}')"

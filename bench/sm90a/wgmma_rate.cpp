@@ -10,6 +10,8 @@
 #include <spmma_plugin/cuda_driver.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
 
+#include "../common/probe_gpu.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -42,16 +44,10 @@ std::vector<Variant> variants() {
 
 int main(int argc, char** argv) {
     const int iters = argc > 1 ? std::atoi(argv[1]) : 8192;
-    std::string why;
-    if (!cu::driver(&why) || cu::device_count() == 0) {
-        std::fprintf(stderr, "no GPU: %s\n", why.c_str());
-        return 3;
-    }
-    const cu::DeviceProperties props = cu::device_properties(0);
-    if (props.major != 9 || props.minor != 0) {
-        std::fprintf(stderr, "needs sm_90 (device 0 is %s)\n", props.arch().c_str());
-        return 3;
-    }
+    const auto gpu = spmma_bench::probe_gpu([](const cu::DeviceProperties& p) { return p.major == 9 && p.minor == 0; },
+                                            "sm_90");
+    if (!gpu) return 3;
+    const cu::DeviceProperties& props = *gpu;
     cu::Context ctx(0);
     cu::Module mod(SPMMA_FATBIN(sm90a_wgmma_rate));
     cu::Stream stream;
@@ -75,12 +71,7 @@ int main(int argc, char** argv) {
         int it = iters;
         uint32_t nv = buf_vecs;
         void* args[] = {&it, &pb, &nv, &ps, &pc};
-        cu::LaunchShape shape;
-        shape.grid[0] = static_cast<unsigned>(sms);
-        shape.block[0] = static_cast<unsigned>(threads);
-        shape.smem_bytes = smem;
-        float times[5];
-        cu::timed_runs(stream, 2, 5, times, [&] { cu::launch(f, shape, stream.get(), args); });
+        const double ms = spmma_bench::median_launch_ms(stream, f, sms, threads, smem, args, 2, 5);
         std::vector<long long> cyc(static_cast<size_t>(sms) * 2);
         cycles.download(cyc.data(), cyc.size() * 8);
         std::vector<double> wg_cycles, stream_rate;
@@ -90,14 +81,13 @@ int main(int argc, char** argv) {
         }
         std::sort(wg_cycles.begin(), wg_cycles.end());
         std::sort(stream_rate.begin(), stream_rate.end());
-        std::sort(times, times + 5);
         const double med_cycles = wg_cycles[wg_cycles.size() / 2];
         // Dense-equivalent flops of one k stage of one warpgroup: 2 * 64 * N * k.
         const double k_stage = v.f8 ? 128 : 64;
         const double flops_wg = 2.0 * 64 * v.n * k_stage * iters;
         const double per_clk = flops_wg * v.wg / med_cycles;
         const double peak = (v.f8 ? 8192.0 : 4096.0) * (v.sparse ? 2 : 1);  // datasheet flop/clk/SM
-        const double tflops = flops_wg * v.wg * sms / (times[2] * 1e-3) / 1e12;
+        const double tflops = flops_wg * v.wg * sms / (ms * 1e-3) / 1e12;
         // Shared memory the instructions read per k stage: B (N rows x 128 B) and A (64 rows x
         // 64 B sparse, 128 B dense; none from registers) per warpgroup.
         const double a_bytes = v.areg ? 0.0 : 64.0 * (v.sparse ? 64 : 128);

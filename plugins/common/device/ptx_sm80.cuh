@@ -5,12 +5,9 @@
 
 #include <cstdint>
 
-namespace spmma_ptx {
+#include "ptx_addr.cuh"
 
-// Shared-memory address (32-bit, .shared window) of a generic pointer into shared memory.
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+namespace spmma_ptx {
 
 // PTX ISA 9.7.9.25.3.1 cp.async: 16 bytes global -> shared, cached in L2 only (.cg), with a
 // 128-byte L2 prefetch hint. Both addresses 16-byte aligned.

@@ -10,14 +10,11 @@
 
 #include <cstdint>
 
+#include "ptx_addr.cuh"
+
 namespace spmma_ptx {
 
 // ---- addresses -----------------------------------------------------------------------------
-
-// The shared::cta address of a generic pointer into this CTA's shared memory.
-__device__ __forceinline__ uint32_t smem_addr(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
 
 // PTX ISA mapa [data-movement-and-conversion-instructions-mapa]: the shared::cluster
 // address of the same offset in the CTA of rank `cta_rank` in this cluster.
@@ -167,6 +164,15 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t pari
 }
 
 // ---- tensor copy engine (TMA) --------------------------------------------------------------
+
+// PTX ISA cp.async.bulk [data-movement-and-conversion-instructions-cp-async-bulk]: `bytes` (a
+// multiple of 16; both addresses 16-byte aligned) from global memory into this CTA's shared
+// memory, completing `bytes` of complete-tx on the mbarrier `bar` of this CTA.
+__device__ __forceinline__ void bulk_load_1d(uint32_t dst, const void* src, uint32_t bytes, uint32_t bar) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(dst),
+                 "l"(src), "r"(bytes), "r"(bar)
+                 : "memory");
+}
 
 // PTX ISA prefetch{.tensormap} [data-movement-and-conversion-instructions-prefetch-prefetchu]:
 // brings a tensor map (a __grid_constant__ kernel parameter) into the cache ahead of its first use.

@@ -1,5 +1,6 @@
 // PTX wrappers for the sparse warp-level MMA the sm80 plugin issues:
-//   PTX ISA 9.7.14.6.3 mma.sp / mma.sp::ordered_metadata (fragments: 9.7.14.6.2).
+//   PTX ISA 9.7.14.6.3 mma.sp / mma.sp::ordered_metadata (fragments: 9.7.14.6.2),
+// and one dense form (9.7.14.5.14) that bench/sm80's throughput probe compares them with.
 // One wrapper per instruction form; `Ordered` picks mma.sp::ordered_metadata (true) or mma.sp
 // (false), `Sel` is the sparsity selector (an immediate). C and D share registers: the
 // wrappers accumulate in place. Every form takes four A and four B registers (see layout.hpp).
@@ -113,6 +114,14 @@ __device__ __forceinline__ void mma_sp_m16n8k128_s32_i4(int32_t (&d)[4], const A
         else { SPMMA_SP_I4("", "u4", "u4") }
     }
 #undef SPMMA_SP_I4
+}
+
+// PTX ISA 9.7.14.5.14 mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 (dense; the plugin's
+// kernels do not issue it: bench/sm80's throughput probe compares mma.sp against it).
+__device__ __forceinline__ void mma_m16n8k16_f32_f16(float (&d)[4], const A4& a, const uint32_t (&b)[2]) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 
 #undef SPMMA_SP_ASM4
