@@ -2,26 +2,17 @@
 // operand type (the data path is byte-level, see include/spmma_sm80/layout.hpp; the type shows
 // only in the instruction and the epilogue).
 //
-// Sections: types, shared memory, barriers, producer (cp.async, or on sm_90 the tensor copy
-// engine), consumer (fragments + mma.sp), epilogue.
-//
-// NOTES (plugins/sm80/NOTES.md, "the copy path"): on the H200 the 16-byte cp.async refill is what
-// holds this loop back: bench/sm80's probe measured mma.sp alone at 4055 flop/clk/SM, with the
-// loop's shared loads and barrier 3776-3828, with a cp.async refill of the stage 2401 and with the
-// same bytes as bulk copies 3267. Copy::Tma (sm_90 kernels only) brings a stage in with three
-// copies issued by one thread: A and the metadata (each one contiguous block per stage) by
-// cp.async.bulk, B by a 2-D tensor map whose 128-byte swizzle is this file's B layout.
+// Sections: types, shared memory, barriers, producer (cp.async), consumer (fragments + mma.sp),
+// epilogue.
 #pragma once
 
 #include "mma_ops.cuh"
 #include "../../common/device/ptx_sm80.cuh"
-#include "../../common/device/ptx_sm90.cuh"
 
 #include <spmma/plugin.h>
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/params.hpp>
 
-#include <cuda.h>  // CUtensorMap
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -31,10 +22,6 @@
 namespace spmma_sm80 {
 
 // ---- types ---------------------------------------------------------------------------------
-// How a stage travels from global to shared memory: 16-byte cp.async by every thread (sm_80 on),
-// or bulk and tensor copies by one thread, landing on an mbarrier per slot (sm_90 on).
-enum class Copy { CpAsync, Tma, BulkA };  // BulkA: A and metadata by bulk copies, B by cp.async
-
 template <class Op, int BM, int BN, int WM, int WN, int STAGES>
 struct SpGemmConfig {
     static constexpr Tile kTile{BM, BN, WM, WN, STAGES};
@@ -63,14 +50,6 @@ struct SpGemmConfig {
     static_assert(kTile.smem_bytes(kFamily) <= 227 * 1024, "shared memory beyond sm_90's 227 KiB");
     static_assert(BN % 4 == 0 && (epilogue_row_words(BN) * 4) % 16 == 0, "epilogue rows are 16-byte vectors");
 };
-
-// The mbarriers of Copy::Tma, one per slot (static shared memory: the epilogue reuses the
-// dynamic part).
-template <int STAGES>
-__device__ __forceinline__ uint64_t* tma_slot_barriers() {
-    __shared__ __align__(8) uint64_t bars[STAGES];
-    return bars;
-}
 
 // ---- epilogue helpers ------------------------------------------------------------------------
 __device__ __forceinline__ float load_c_float(const void* c, int type, int64_t i) {
@@ -157,24 +136,14 @@ __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t
 }
 
 // ---- the kernel ------------------------------------------------------------------------------
-template <class Op, int BM, int BN, int WM, int WN, int STAGES, Copy COPY = Copy::CpAsync>
-__device__ __forceinline__ void spgemm(const GemmParams& p, const CUtensorMap* tm_b = nullptr) {
+template <class Op, int BM, int BN, int WM, int WN, int STAGES>
+__device__ __forceinline__ void spgemm(const GemmParams& p) {
     using C = SpGemmConfig<Op, BM, BN, WM, WN, STAGES>;
-    constexpr bool kTma = COPY != Copy::CpAsync;  // an mbarrier per slot
-    constexpr bool kTmaB = COPY == Copy::Tma;     // B through the tensor map (else cp.async)
-    if constexpr (kTma) {
-        // The B region of every slot on a 1024-byte boundary (the 128-byte swizzle repeats every
-        // 8 rows of 128 bytes and is computed from the address); a box has at most 256 rows.
-        static_assert(C::kStageBytes % 1024 == 0 && C::kBRegion % 1024 == 0, "TMA: B regions 1024-byte aligned in every slot");
-        static_assert(BN <= 256, "TMA: a box has at most 256 columns of B");
-        static_assert(C::kTile.smem_bytes(C::kFamily) + kTmaAlignSlack <= 227 * 1024, "TMA: the alignment slack fits too");
-    }
     using AccT = typename Op::AccT;
     constexpr Family F = C::kFamily;
 
     // ---- shared memory: STAGES x [A values | B (swizzled) | metadata] ----
-    extern __shared__ __align__(128) uint8_t smem_raw[];
-    uint8_t* const smem = kTma ? smem_raw + ((kTmaAlignSlack - (spmma_ptx::smem_addr(smem_raw) & 1023u)) & 1023u) : smem_raw;
+    extern __shared__ __align__(128) uint8_t smem[];
     const uint32_t smem0 = spmma_ptx::smem_addr(smem);
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -215,7 +184,6 @@ __device__ __forceinline__ void spgemm(const GemmParams& p, const CUtensorMap* t
 #pragma unroll
         for (int o = 0; o < kCopies; ++o) {
             if (o * parts / kCopies != part) continue;  // resolved at compile time (unrolled)
-            if (kTma && o < kACopies + kECopies) continue;  // (BulkA: A and metadata arrive by bulk copy)
             if (o < kACopies) {
                 const int j = o;
                 spmma_ptx::cp_async_16(s + C::kARegion + (tid + j * C::kThreads) * 16, a + j * C::kThreads * 16);
@@ -228,26 +196,6 @@ __device__ __forceinline__ void spgemm(const GemmParams& p, const CUtensorMap* t
                 spmma_ptx::cp_async_16(s + s_b_dst + j * kBPassBytes, b + j * g_b_pass);
             }
         }
-    };
-
-    // Copy::Tma: stage `ks` into `slot`, issued by thread 0: A and metadata as one bulk copy
-    // each, B as a 128-byte x BN box of the tensor map (k bytes innermost, then columns); the
-    // slot's mbarrier counts the bytes. Stage ks then completes phase ks / STAGES of it.
-    const uint8_t* const tma_a = p.a + int64_t(tile.m) * ks_total * a_stage_bytes(BM);
-    const uint8_t* const tma_e =
-        reinterpret_cast<const uint8_t*>(p.e + int64_t(tile.m) * ks_total * e_stage_words(F, BM));
-    auto tma_bar = [&](int slot) { return spmma_ptx::smem_addr(tma_slot_barriers<STAGES>() + slot); };
-    auto load_stage_tma = [&](int slot, int ks) {
-        if (tid != 0) return;
-        const uint32_t s = smem0 + slot * C::kStageBytes, bar = tma_bar(slot);
-        constexpr uint32_t kABytes = uint32_t(a_stage_bytes(BM)), kEBytes = uint32_t(e_stage_words(F, BM)) * 4;
-        spmma_ptx::mbarrier_arrive_expect_tx(bar, kTmaB ? C::kStageBytes : kABytes + kEBytes);
-        spmma_ptx::bulk_load_1d(s + C::kARegion, tma_a + int64_t(ks) * kABytes, kABytes, bar);
-        spmma_ptx::bulk_load_1d(s + C::kERegion, tma_e + int64_t(ks) * kEBytes, kEBytes, bar);
-        if constexpr (kTmaB) spmma_ptx::tma_load_2d(s + C::kBRegion, tm_b, bar, ks * kStageKBytes, tile.n * BN);
-    };
-    auto wait_stage_tma = [&](int ks) {
-        spmma_ptx::mbarrier_wait_parity<spmma_ptx::BarrierScope::Cta>(tma_bar(ks % STAGES), uint32_t(ks / STAGES) & 1u);
     };
 
     // ---- consumer: fragments from shared memory, then mma.sp ----
@@ -309,33 +257,13 @@ __device__ __forceinline__ void spgemm(const GemmParams& p, const CUtensorMap* t
     // the slot refilled at stage ks is stage ks-1's, whose reads all precede the barrier of
     // stage ks-1. After the last stage the "next" loads read a stale slot (harmless: no copy is
     // in flight then, and the values are never used).
-    if constexpr (kTma) {
-        if (tid == 0) {
-            if constexpr (kTmaB) spmma_ptx::prefetch_tensormap(tm_b);
-            for (int s = 0; s < STAGES; ++s) spmma_ptx::mbarrier_init(tma_bar(s), 1);
-            spmma_ptx::fence_proxy_async_shared_cta();  // the initialised barriers, to the copy engine
-        }
-        __syncthreads();
 #pragma unroll
-        for (int s = 0; s < STAGES - 1; ++s) {
-            if (s < ks_total) load_stage_tma(s, s);
-            if constexpr (!kTmaB) {
-                if (s < ks_total) load_stage_part(s, 0, 1);
-                spmma_ptx::cp_async_commit();
-                advance_fetch();
-            }
-        }
-        if constexpr (!kTmaB) spmma_ptx::cp_async_wait<STAGES - 2>();
-        wait_stage_tma(0);
-    } else {
-#pragma unroll
-        for (int s = 0; s < STAGES - 1; ++s) {
-            if (s < ks_total) load_stage_part(s, 0, 1);
-            spmma_ptx::cp_async_commit();
-            advance_fetch();
-        }
-        spmma_ptx::cp_async_wait<STAGES - 2>();
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < ks_total) load_stage_part(s, 0, 1);
+        spmma_ptx::cp_async_commit();
+        advance_fetch();
     }
+    spmma_ptx::cp_async_wait<STAGES - 2>();
     __syncthreads();
 
     uint32_t a0[C::kMI][4], a1[C::kMI][4], b[C::kNJ][4];
@@ -352,23 +280,13 @@ __device__ __forceinline__ void spgemm(const GemmParams& p, const CUtensorMap* t
         load_a(rd, 1, a1);
         const bool refill = ks + STAGES - 1 < ks_total;
         mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1, [&](int j) {
-            if constexpr (kTma) {
-                if (refill && j == 0) load_stage_tma(wr, ks + STAGES - 1);
-            }
-            if constexpr (!kTmaB) {
-                if (refill) load_stage_part(wr, j, C::kNJ);
-            }
+            if (refill) load_stage_part(wr, j, C::kNJ);
         });
+        spmma_ptx::cp_async_commit();
+        advance_fetch();
         // step 1: wait for the next stage; its step-0 A and metadata ahead; mma with B rotating
         // to the next stage's step 0.
-        if constexpr (!kTmaB) {
-            spmma_ptx::cp_async_commit();
-            advance_fetch();
-            spmma_ptx::cp_async_wait<STAGES - 2>();
-        }
-        if constexpr (kTma) {
-            if (ks + 1 < ks_total) wait_stage_tma(ks + 1);
-        }
+        spmma_ptx::cp_async_wait<STAGES - 2>();
         // NOTES: the barrier's count (always kThreads) feeds step 1's metadata, so ptxas cannot
         // hoist step 1's mma above the barrier; it would, leaving only a few mma after it to
         // cover the next stage's loads, which must follow the barrier.
@@ -391,7 +309,7 @@ __device__ __forceinline__ void spgemm(const GemmParams& p, const CUtensorMap* t
 
     // ---- epilogue: accumulators to shared memory (32-bit), then alpha/beta, C and the
     // conversion to D in coalesced vectors ----
-    if constexpr (!kTmaB) spmma_ptx::cp_async_wait<0>();  // (TMA: every stage issued was waited for)
+    spmma_ptx::cp_async_wait<0>();
     __syncthreads();  // every warp is done with the pipeline's shared memory
 #pragma unroll
     for (int i = 0; i < C::kMI; ++i)
@@ -425,14 +343,3 @@ __device__ __forceinline__ void spgemm(const GemmParams& p, const CUtensorMap* t
         name(const __grid_constant__ spmma_sm80::GemmParams p) {                                     \
         spmma_sm80::spgemm<spmma_sm80::op::tag<bool(ordered)>, bm, bn, wm, wn, stages>(p);           \
     }
-
-// Defines one Copy::Tma (or, COPY given, Copy::BulkA) kernel of a kernel_list.hpp list (sm_90 and
-// newer): B's tensor map is the second parameter (unused by BulkA).
-#define SPMMA_SM80_DEFINE_COPY_KERNEL(copy, name, tag, ordered, bm, bn, wm, wn, stages)              \
-    extern "C" __global__ void __launch_bounds__((bm / wm) * (bn / wn) * 32, 1)                       \
-        name(const __grid_constant__ spmma_sm80::GemmParams p, const __grid_constant__ CUtensorMap tm_b) { \
-        spmma_sm80::spgemm<spmma_sm80::op::tag<bool(ordered)>, bm, bn, wm, wn, stages,                \
-                           spmma_sm80::Copy::copy>(p, &tm_b);                                         \
-    }
-#define SPMMA_SM80_DEFINE_TMA_KERNEL(...) SPMMA_SM80_DEFINE_COPY_KERNEL(Tma, __VA_ARGS__)
-#define SPMMA_SM80_DEFINE_BULKA_KERNEL(...) SPMMA_SM80_DEFINE_COPY_KERNEL(BulkA, __VA_ARGS__)

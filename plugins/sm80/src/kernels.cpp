@@ -12,31 +12,28 @@ SPMMA_DECLARE_FATBIN(sm80_spgemm_tf32)
 SPMMA_DECLARE_FATBIN(sm80_spgemm_i8)
 SPMMA_DECLARE_FATBIN(sm80_spgemm_i4)
 SPMMA_DECLARE_FATBIN(sm89_spgemm_f8)
-SPMMA_DECLARE_FATBIN(sm90_spgemm_f16_tma)
 
 namespace spmma_sm80 {
 namespace {
 
-std::string describe(const OpInfo& op, bool ordered, const Tile& t, bool tma) {
+std::string describe(const OpInfo& op, bool ordered, const Tile& t) {
     std::string s = std::string(spmma_dtype_name(op.a)) + " x " + spmma_dtype_name(op.b) + " -> " +
                     spmma_dtype_name(op.acc) + (op.satfinite ? " (satfinite)" : "") + ", " +
                     std::to_string(t.bm) + "x" + std::to_string(t.bn) + " CTA of " + std::to_string(t.warps()) +
                     " warps (" + std::to_string(t.wm) + "x" + std::to_string(t.wn) + " each), " +
-                    std::to_string(t.stages) + (tma ? " TMA stages, " : " cp.async stages, ") +
-                    std::to_string((t.smem_bytes(op.family) + (tma ? kTmaAlignSlack : 0)) / 1024) + " KiB shared, " +
+                    std::to_string(t.stages) + " cp.async stages, " +
+                    std::to_string(t.smem_bytes(op.family) / 1024) + " KiB shared, " +
                     (ordered ? "mma.sp::ordered_metadata" : "mma.sp");
-    if (tma) s += ", sm_90+";
-    else if (op.min_sm > 80) s += ", sm_" + std::to_string(op.min_sm) + "+";
+    if (op.min_sm > 80) s += ", sm_" + std::to_string(op.min_sm) + "+";
     return s;
 }
 
 std::vector<KernelDesc> build() {
     std::vector<KernelDesc> v;
-#define SPMMA_SM80_ENTRY_COPY(image, tma)                                                                \
-    [&](const char* name, const OpInfo& op, bool ord, Tile t) {                                          \
-        v.push_back(KernelDesc{name, &op, ord, t, tma, SPMMA_FATBIN(image), describe(op, ord, t, tma)}); \
+#define SPMMA_SM80_ENTRY(image)                                                                  \
+    [&](const char* name, const OpInfo& op, bool ord, Tile t) {                                  \
+        v.push_back(KernelDesc{name, &op, ord, t, SPMMA_FATBIN(image), describe(op, ord, t)});   \
     }
-#define SPMMA_SM80_ENTRY(image) SPMMA_SM80_ENTRY_COPY(image, false)
 #define SPMMA_SM80_ADD(name, tag, ordered, bm, bn, wm, wn, stages) \
     add(#name, tags::tag, bool(ordered), Tile{bm, bn, wm, wn, stages});
     {
@@ -63,14 +60,8 @@ std::vector<KernelDesc> build() {
         auto add = SPMMA_SM80_ENTRY(sm89_spgemm_f8);
         SPMMA_SM80_KERNELS_F8(SPMMA_SM80_ADD)
     }
-    {
-        auto add = SPMMA_SM80_ENTRY_COPY(sm90_spgemm_f16_tma, true);
-        SPMMA_SM80_KERNELS_TMA(SPMMA_SM80_ADD)
-        SPMMA_SM80_KERNELS_BULKA(SPMMA_SM80_ADD)
-    }
 #undef SPMMA_SM80_ADD
 #undef SPMMA_SM80_ENTRY
-#undef SPMMA_SM80_ENTRY_COPY
     return v;
 }
 

@@ -16,12 +16,10 @@ struct KernelDesc {
     const OpInfo* op;
     bool ordered;         // mma.sp::ordered_metadata (else mma.sp)
     Tile tile;
-    bool tma;             // stages arrive by the tensor copy engine (sm_90 and newer; B's tensor map is a parameter)
     const void* image;    // the fatbin holding it
     std::string description;
 
-    int smem_bytes() const { return tile.smem_bytes(op->family) + (tma ? kTmaAlignSlack : 0); }
-    int min_sm() const { return tma && op->min_sm < 90 ? 90 : op->min_sm; }
+    int smem_bytes() const { return tile.smem_bytes(op->family); }
     int threads() const { return tile.threads(); }
 };
 

@@ -89,22 +89,6 @@ void Sm80Gemm::upload(const spmma_operands& ops) {
     g.alpha_i = static_cast<int64_t>(std::llround(p.alpha));
     g.beta_i = static_cast<int64_t>(std::llround(p.beta));
     g.saturate = p.saturate ? 1 : 0;
-    if (kernel_.tma) {
-        // B as the tensor copy engine sees it: n_pad rows (columns of B) of ldb bytes (k), a box
-        // per stage of kStageKBytes x BN with the 128-byte swizzle, which is layout.hpp's
-        // b_smem_offset for the kernel's 1024-byte aligned B regions.
-        spmma_plugin::cuda::TensorMap2D t;
-        t.what = "B";
-        t.dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8;
-        t.base = b_.get();
-        t.cols = static_cast<uint64_t>(shape_.ldb);
-        t.rows = static_cast<uint64_t>(shape_.n_pad);
-        t.row_pitch_bytes = static_cast<uint64_t>(shape_.ldb);
-        t.box_cols = kStageKBytes;
-        t.box_rows = static_cast<uint32_t>(kernel_.tile.bn);
-        t.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
-        tm_b_ = spmma_plugin::cuda::encode_tensor_map(t);
-    }
     uploaded_ = true;
 }
 
@@ -114,7 +98,7 @@ void Sm80Gemm::launch(CUstream stream) {
     s.grid[0] = static_cast<unsigned>(params_.tiles_m) * static_cast<unsigned>(params_.tiles_n);
     s.block[0] = static_cast<unsigned>(kernel_.threads());
     s.smem_bytes = static_cast<unsigned>(kernel_.smem_bytes());
-    void* args[] = {&params_, &tm_b_};  // (cp.async kernels take the first only)
+    void* args[] = {&params_};
     spmma_plugin::cuda::launch(fn_, s, stream, args);
 }
 

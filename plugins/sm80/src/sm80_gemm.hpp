@@ -7,7 +7,6 @@
 #include "../pack/pack.hpp"
 
 #include <spmma_plugin/cuda_gemm.hpp>
-#include <spmma_plugin/tensor_map.hpp>
 #include <spmma_sm80/params.hpp>
 
 namespace spmma_sm80 {
@@ -28,7 +27,6 @@ private:
     CUfunction fn_{};
     spmma_plugin::cuda::DeviceBuffer a_, e_, b_, c_, d_;
     GemmParams params_{};
-    CUtensorMap tm_b_{};  // kernels with TMA loads (KernelDesc::tma): B (columns of ldb bytes) in 128-byte x BN boxes
     bool uploaded_ = false;
 };
 

@@ -82,9 +82,6 @@ std::string kernel_reason(const KernelDesc& k, const spmma_problem& p, const spm
     if (cc < k.op->min_sm)
         return std::string(spmma_dtype_name(k.op->a)) + " mma.sp needs sm_" + std::to_string(k.op->min_sm) +
                " or newer, device is " + dev.arch();
-    if (cc < k.min_sm())
-        return std::string("kernel ") + k.name + " loads through the tensor copy engine (TMA): needs sm_" +
-               std::to_string(k.min_sm()) + " or newer, device is " + dev.arch();
     if (k.smem_bytes() > dev.max_smem_per_block_optin)
         return std::string("kernel ") + k.name + " needs " + std::to_string(k.smem_bytes() / 1024) +
                " KiB of shared memory per block, " + dev.arch() + " allows " +
@@ -100,7 +97,7 @@ const KernelDesc* choose_kernel(const spmma_problem& p, const spmma_plugin::cuda
     std::string last;
     const int sms = dev.sm_count > 0 ? dev.sm_count : 1;
     for (const KernelDesc& k : kernels()) {
-        if (!k.ordered || k.tma) continue;
+        if (!k.ordered) continue;
         const std::string r = kernel_reason(k, p, dev);
         if (!r.empty()) {
             if (op_matches(*k.op, p)) last = r;

@@ -2,8 +2,7 @@
 // entry as an extern "C" kernel, the host registry lists the same names with their fatbin.
 //
 //   X(name, tag, ordered, bm, bn, wm, wn, stages)
-//     name     sm80_<a><b>_<acc>[_sat]_<BM>x<BN>x<BK>_s<stages>[_tma]_<om|sp> (sm89_ for e4m3/e5m2,
-//              sm90_ for the _tma kernels, whose stages arrive by the tensor copy engine);
+//     name     sm80_<a><b>_<acc>[_sat]_<BM>x<BN>x<BK>_s<stages>_<om|sp> (sm89_ for e4m3/e5m2);
 //              BK is the logical k of one pipeline stage (128 bytes of k: 64 f16, 32 tf32,
 //              128 8-bit, 256 4-bit); om = mma.sp::ordered_metadata, sp = mma.sp
 //     tag      the type combination (op_tags.hpp / device/mma_ops.cuh)
@@ -23,13 +22,6 @@
 #define SPMMA_SM80_TILES_TWO(X, pfx, bk, tag, v, ord)                  \
     X(pfx##_256x128x##bk##_s4_##v, tag, ord, 256, 128, 64, 64, 4)      \
     X(pfx##_128x128x##bk##_s3_##v, tag, ord, 128, 128, 64, 64, 3)
-
-// The sm_90 kernels that load each stage through the tensor copy engine (Copy::Tma).
-#define SPMMA_SM80_TILES_TMA(X, pfx, bk, tag, v, ord)                  \
-    X(pfx##_256x128x##bk##_s4_tma_##v, tag, ord, 256, 128, 64, 64, 4)  \
-    X(pfx##_256x128x##bk##_s5_tma_##v, tag, ord, 256, 128, 64, 64, 5)  \
-    X(pfx##_256x128x##bk##_s6_tma_##v, tag, ord, 256, 128, 64, 64, 6)  \
-    X(pfx##_128x128x##bk##_s4_tma_##v, tag, ord, 128, 128, 64, 64, 4)
 
 // Both metadata variants of one type combination.
 #define SPMMA_SM80_BOTH(TILES, X, pfx, bk, tag) TILES(X, pfx, bk, tag, om, 1) TILES(X, pfx, bk, tag, sp, 0)
@@ -65,16 +57,6 @@
     SPMMA_SM80_BOTH(SPMMA_SM80_TILES_TWO, X, sm80_s4u4_s32_sat, 256, S4U4_S32_SAT)  \
     SPMMA_SM80_BOTH(SPMMA_SM80_TILES_TWO, X, sm80_u4s4_s32_sat, 256, U4S4_S32_SAT)  \
     SPMMA_SM80_BOTH(SPMMA_SM80_TILES_TWO, X, sm80_u4u4_s32_sat, 256, U4U4_S32_SAT)
-// kernels/sm90_spgemm_f16_tma.cu (SASS for sm_90 only): f16 and bf16 with TMA loads
-#define SPMMA_SM80_KERNELS_TMA(X)                                                   \
-    SPMMA_SM80_BOTH(SPMMA_SM80_TILES_TMA, X, sm90_f16f16_f32, 64, F16F16_F32)       \
-    SPMMA_SM80_BOTH(SPMMA_SM80_TILES_TMA, X, sm90_f16f16_f16, 64, F16F16_F16)       \
-    SPMMA_SM80_BOTH(SPMMA_SM80_TILES_TMA, X, sm90_bf16bf16_f32, 64, BF16BF16_F32)
-// kernels/sm90_spgemm_f16_tma.cu: A and metadata by bulk copies, B by cp.async (Copy::BulkA)
-#define SPMMA_SM80_TILES_BULKA(X, pfx, bk, tag, v, ord) \
-    X(pfx##_256x128x##bk##_s4_bulka_##v, tag, ord, 256, 128, 64, 64, 4)
-#define SPMMA_SM80_KERNELS_BULKA(X) \
-    SPMMA_SM80_BOTH(SPMMA_SM80_TILES_BULKA, X, sm90_f16f16_f32, 64, F16F16_F32)
 // kernels/sm89_spgemm_f8.cu (SASS for sm_89 and sm_90 only)
 #define SPMMA_SM80_KERNELS_F8(X)                                                    \
     SPMMA_SM80_BOTH(SPMMA_SM80_TILES_TWO, X, sm89_e4m3e4m3_f32, 128, E4M3E4M3_F32)  \

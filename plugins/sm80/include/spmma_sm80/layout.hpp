@@ -151,10 +151,6 @@ SPMMA_SM80_HD constexpr int epilogue_row_words(int bn) { return bn + kEpiloguePa
 SPMMA_SM80_HD constexpr int epilogue_offset(int bn, int row, int col) { return (row * epilogue_row_words(bn) + col) * 4; }
 SPMMA_SM80_HD constexpr int Tile::epilogue_bytes() const { return bm * epilogue_row_words(bn) * 4; }
 
-// Kernels that load through the tensor copy engine (sm_90) align their dynamic shared memory to
-// 1024 bytes (the 128-byte swizzle of B) and ask for this much more than smem_bytes().
-constexpr int kTmaAlignSlack = 1024;
-
 // Offsets of the three regions within one stage of shared memory.
 SPMMA_SM80_HD constexpr int smem_a_region(const Tile&) { return 0; }
 SPMMA_SM80_HD constexpr int smem_b_region(const Tile& t) { return int(a_stage_bytes(t.bm)); }
