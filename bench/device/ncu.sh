@@ -4,7 +4,8 @@
 #   OUT=$OUT bench/device/ncu.sh [kernel ...]   (default: the two sm90a tiles the heuristic picks)
 # A kernel is named <plugin>_<a><b>_<acc>_...; the problem is f16, bf16, e4m3 or s8, SIZE^3.
 # PLUGIN=sm80 names the plugin where the prefix is not its name (sm89_/sm90_ kernels of sm80);
-# CLOCKS=none profiles at the clock the GPU picks (ncu locks it to base by default).
+# CLOCKS=none profiles at the clock the GPU picks (ncu locks it to base by default); DIST=int
+# takes small-integer operands (spmma gemm --dist; default uniform).
 # Writes $OUT/ncu_<kernel>.txt (Speed of Light, compute and memory workload, warp state, scheduler).
 set -u
 cd "$(dirname "$0")/../.."
@@ -28,7 +29,8 @@ for k in "$@"; do
     timeout 150 "$NCU" --target-processes all --clock-control "${CLOCKS:-base}" -k "regex:^$k\$" -c 1 --section SpeedOfLight \
         --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats \
         --section SchedulerStats "$BUILD/bin/spmma" gemm --plugin "$plugin" --kernel "$k" $types --m "$SIZE" \
-        --n "$SIZE" --k "$SIZE" --warmup 0 --iterations 1 --verify none --no-progress > "$OUT/ncu_$k.txt" 2>&1
+        --n "$SIZE" --k "$SIZE" --dist "${DIST:-uniform}" --warmup 0 --iterations 1 --verify none --no-progress \
+        > "$OUT/ncu_$k${DIST:+_$DIST}.txt" 2>&1
     echo "$k: exit $?"
-    grep -E "SM Frequency|Duration|L1/TEX Cache Throughput|L2 Cache Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Mem Busy|Max Bandwidth|highest-utilized|Issue Slots Busy|No Eligible|Warp Cycles Per Issued" "$OUT/ncu_$k.txt"
+    grep -E "SM Frequency|Duration|L1/TEX Cache Throughput|L2 Cache Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Mem Busy|Max Bandwidth|highest-utilized|Issue Slots Busy|No Eligible|Warp Cycles Per Issued" "$OUT/ncu_$k${DIST:+_$DIST}.txt"
 done
