@@ -3,7 +3,9 @@
 // 16x8 accumulators, as the plugin's GEMM loop does (plugins/sm80/device/spgemm.cuh), with
 // progressively more of that loop around the instructions (sm80_mma_rate.inc, "mode"): the
 // bare instruction rate, + the shared-memory operand loads, + the per-stage barrier, + the
-// cp.async refill from global memory. What it measures: the ceiling of mma.sp on this GPU per
+// cp.async refill from global memory, or the same refill by bulk copies (sm_90). The loop modes
+// run on sm_90 from compute_90 PTX (cp.async.bulk) and elsewhere from compute_80 (mode 4 is then
+// not built and the host skips it). What it measures: the ceiling of mma.sp on this GPU per
 // SM and clock, and which part of the GEMM loop costs how much of it (plugins/sm80/NOTES.md).
 #include <cstdint>
 #include <type_traits>
