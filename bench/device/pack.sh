@@ -11,6 +11,10 @@ mkdir -p .deploy/build/bin .deploy/build/lib/spmma/plugins
 for b in spmma test_sm80 test_sm90a test_sm100a test_baselines spmma-bench-sm90a-wgmma spmma-bench-sm80-mma; do
     [ -x "$BUILD/bin/$b" ] && cp "$BUILD/bin/$b" .deploy/build/bin/ || echo "pack.sh: $BUILD/bin/$b not built, left out"
 done
+# The hand-built CUTLASS peer (bench/cutlass/build.sh), where there is one.
+if [ -x "$BUILD/bench-cutlass/cutlass_sm80_sparse" ]; then
+    mkdir -p .deploy/build/bench-cutlass && cp "$BUILD/bench-cutlass/cutlass_sm80_sparse" .deploy/build/bench-cutlass/
+fi
 for f in "$BUILD"/lib/spmma/plugins/*.so; do
     case $f in *sm120a*) ;; *) cp "$f" .deploy/build/lib/spmma/plugins/ ;; esac
 done
