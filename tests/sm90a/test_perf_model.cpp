@@ -106,8 +106,9 @@ TEST_CASE("sm90a heuristic: on the standard shape set it picks the tile and clus
     // where 256x192 is level or 3 % ahead (f16 1023 / 1024, bf16 1047 / 1083 TFLOP/s); 2x1
     // clusters ahead of 1x1 and 1x2 (H100 sweeps of the second session). Fourth session (8-bit
     // 256x192 with 4 stages and epilogue buffers): 256x192 ahead for e4m3/s8 at 16384^3 (two
-    // repetitions: e4m3 2221 / 2397 vs 128x256 2052 / 2099; s8 2301 / 2424 vs 2196 / 2115). Not
-    // followed by the model: 8-bit 256x192 also led at 8192^3 by 2-3 % (2314 vs 2258, 2283 vs 2231). At 28672x4096x8192 the
+    // repetitions: e4m3 2221 / 2397 vs 128x256 2052 / 2099; s8 2301 / 2424 vs 2196 / 2115), and at
+    // 8192^3 by 1.7-4 % (fourth and fifth sessions' call 1: 2314 vs 2258, 2406 vs 2366 e4m3; 2283
+    // vs 2231, 2362 vs 2292 s8), where the model's 1.4 % falls inside the tie band. At 28672x4096x8192 the
     // two tiles estimate within 0.1 % and the tie goes to the wider epilogue rows: 16-bit
     // 128x256 (1135 vs 1118 f16, 1227 vs 1170 bf16), 8-bit 256x192 (e4m3 2331 vs 2230, s8 2296 vs
     // 2213).
@@ -116,7 +117,7 @@ TEST_CASE("sm90a heuristic: on the standard shape set it picks the tile and clus
         std::string want16, want8;  // f16/bf16, e4m3/s8
     };
     const std::vector<Case> cases = {{4096, 4096, 4096, "128x256_c2x1", "128x256_c2x1"},
-                                     {8192, 8192, 8192, "128x256_c2x1", "128x256_c2x1"},
+                                     {8192, 8192, 8192, "128x256_c2x1", "256x192_c2x1"},
                                      {16384, 16384, 16384, "256x192_c2x1", "256x192_c2x1"},
                                      {11008, 4096, 4096, "128x256_c2x1", "128x256_c2x1"},
                                      {28672, 4096, 8192, "128x256_c2x1", "256x192_c2x1"},
@@ -134,7 +135,7 @@ TEST_CASE("sm90a heuristic: on the standard shape set it picks the tile and clus
     }
 }
 
-TEST_CASE("sm90a heuristic: among estimates within 1 %, a 2x1 cluster beats 1x1, which beats 2x2 and 1x2",
+TEST_CASE("sm90a heuristic: among estimates within 1.5 %, a 2x1 cluster beats 1x1, which beats 2x2 and 1x2",
           "[sm90a][model]") {
     const std::vector<TileConfig> cs = {TileConfig{Family::B16, 256, 192, 1, 2, 5}, TileConfig{Family::B16, 256, 192, 2, 2, 5},
                                         TileConfig{Family::B16, 256, 192, 1, 1, 5}, TileConfig{Family::B16, 256, 192, 2, 1, 5}};
@@ -146,7 +147,7 @@ TEST_CASE("sm90a heuristic: among estimates within 1 %, a 2x1 cluster beats 1x1,
     CHECK(choose_config(std::vector<TileConfig>{}, flat) == -1);
 }
 
-TEST_CASE("sm90a heuristic: among estimates within 1 % and the same cluster, wider epilogue rows win, then the smaller tile",
+TEST_CASE("sm90a heuristic: among estimates within 1.5 % and the same cluster, wider epilogue rows win, then the smaller tile",
           "[sm90a][model]") {
     // 16-bit: 128x256 (128-byte rows) over 256x192 (64-byte rows); 8-bit: 256x192 with 4 stages
     // (128-byte rows) over 128x256 (64-byte rows); equal rows: the smaller tile.
