@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The same kernels on two operand distributions (spmma gemm --dist: uniform random vs small
-# integers, the data CUTLASS's examples and profiler fill by default), in one device call from
-# the repository root with the build carried; SM clock, power and throttle reasons every 200 ms.
-# Question it answers: how much of a figure is the data (tensor-core power and throughput depend
-# on how many operand bits toggle), i.e. whether two tools' figures on different data compare.
+# integers, the data CUTLASS's examples fill, e.g. example 15), in one device call from the
+# repository root with the build carried; SM clock, power and throttle reasons every 200 ms.
+# Question it answers: how much of a figure is the data (on the H200 the clock the GPU holds
+# depends on the operands: bench/NOTES.md, sixth session calls 9-10), i.e. whether two tools'
+# figures on different data compare.
 #   PLUGIN=sm80 KERNEL='sm80_*_256x128x64_s4_om' DTYPES=f16 SHAPES="8192x8192x8192 ..." \
 #   DISTS="uniform int" ITERATIONS=20 OUT=... bench/device/dist_ab.sh
 # Logs and records under $OUT; a table last: TFLOP/s and the median SM clock and power of the

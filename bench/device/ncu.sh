@@ -3,7 +3,7 @@
 # root with the build carried): what limits a kernel (shared memory / L1TEX, L2, DRAM, pipes).
 #   OUT=$OUT bench/device/ncu.sh [kernel ...]   (default: the two sm90a tiles the heuristic picks)
 # A kernel is named <plugin>_<a><b>_<acc>_...; the problem is f16, bf16, e4m3 or s8, SIZE^3.
-# PLUGIN=sm80 names the plugin where the prefix is not its name (sm89_/sm90_ kernels of sm80);
+# PLUGIN=sm80 names the plugin where the prefix is not its name (the sm89_ kernels of sm80);
 # CLOCKS=none profiles at the clock the GPU picks (ncu locks it to base by default); DIST=int
 # takes small-integer operands (spmma gemm --dist; default uniform).
 # Writes $OUT/ncu_<kernel>.txt (Speed of Light, compute and memory workload, warp state, scheduler).

@@ -4,8 +4,9 @@
 #   (a) spmma-bench-sm80-mma: mma.sp bare (registers only) at 4-16 warps per SM, f16 and f32
 #       accumulators, dense mma for comparison, and the GEMM loop rebuilt around it step by step
 #       (shared loads, barrier, cp.async refill), REPS times;
-#   (b) the plugin's f16 256x128 kernel at 8192^3 and 8192x2048x28672 (sampled check), for its
-#       flop/clk/SM against (a);
+#   (b) the plugin's f16 256x128 kernel at 8192^3 and 8192x2048x28672 (sampled check): its
+#       TFLOP/s; its flop/clk/SM needs the clock over the kernel, which nvidia-smi's samples do
+#       not give (bench/device/ncu.sh with CLOCKS=none measures it);
 # SM clock, power and throttle reasons every 200 ms in $OUT/clocks.csv; logs under $OUT.
 set -u
 OUT=${OUT:-$PWD/sm80-probe-out}

@@ -144,6 +144,11 @@ TEST_CASE("sm90a heuristic: among estimates within 1.5 %, a 2x1 cluster beats 1x
     // Outside the 1 % band the estimate decides.
     auto one_faster = [](const TileConfig& c) { return c.cluster_size() == 1 ? 980.0 : 1000.0; };
     CHECK(choose_config(cs, one_faster) == 2);
+    // The band's edge is 1.5 % (kEstimateTieBand): 1000 vs 986 (1.4 %) ties, 1000 vs 984 (1.6 %) does not.
+    auto band_inside = [](const TileConfig& c) { return c.cluster_size() == 1 ? 986.0 : 1000.0; };
+    auto band_outside = [](const TileConfig& c) { return c.cluster_size() == 1 ? 984.0 : 1000.0; };
+    CHECK(choose_config(cs, band_inside) == 3);
+    CHECK(choose_config(cs, band_outside) == 2);
     CHECK(choose_config(std::vector<TileConfig>{}, flat) == -1);
 }
 
