@@ -6,11 +6,11 @@
 // both on the same GPU as spmma (bench/NOTES.md, sixth session).
 //
 // Not part of the build (CUTLASS is not a dependency of spmma): built by hand against a CUTLASS
-// checkout's include/ and tools/util/include/ with bench/cutlass/build.sh, run with
-// bench/cutlass/run.sh on the GPU machine. Each timing is the median of 20 event-timed launches
-// after 5 warm-up launches; a sample of 64 D elements is checked against a host dot product
-// (uncompressed A row by CUTLASS's own host uncompress) before the shape is timed, and a sample
-// beyond tolerance makes the exit status 1.
+// checkout's include/ and tools/util/include/ with bench/cutlass/build.sh; bench/sm80/device.sh
+// and bench/sm80/ab.sh run it on the GPU machine when bench/device/pack.sh carried it. Each
+// timing is the median of 20 event-timed launches after 5 warm-up launches; a sample of 64 D
+// elements is checked against a host dot product (uncompressed A row by CUTLASS's own host
+// uncompress) before the shape is timed, and a sample beyond tolerance makes the exit status 1.
 #include <cutlass/cutlass.h>
 #include <cutlass/gemm/device/gemm_sparse.h>
 #include <cutlass/util/host_reorder.h>

@@ -8,7 +8,9 @@
 #   (c) correctness: every type at odd and standard shapes, both metadata variants, alpha/beta
 #   (d) timing: f16 and bf16 on the standard shape set, every tile config (ordered metadata),
 #       plus the default kernel with mma.sp (non-ordered) for comparison
-#   (e) the peers (cuBLAS dense, cuSPARSELt) in the same call
+#   (e) the peers in the same call: cuBLAS dense and cuSPARSELt (shared/bench/peers.py), and
+#       CUTLASS's Ampere sparse GEMM (build/bench-cutlass/cutlass_sm80_sparse from
+#       bench/cutlass/build.sh) where it was carried
 # A short table comes last: per shape, the best sm80 kernel and the peers.
 set -u
 MODE=${1:-all}
@@ -112,6 +114,12 @@ if [ "$MODE" = all ] || [ "$MODE" = perf ]; then
     note "timing phase: $((SECONDS - T0)) s; SM clock while timing (MHz, median/min): $(awk -F', ' 'NR > 1 && $2 + 0 > 0 {print $2 + 0}' "$OUT/clocks.csv" | sort -n | awk '{v[NR] = $1} END {if (NR) print v[int((NR + 1) / 2)] "/" v[1]}')"
 
     # ---- (e) ------------------------------------------------------------------------------
+    CUT=$B/bench-cutlass/cutlass_sm80_sparse
+    if [ -x "$CUT" ]; then
+        "$CUT" > "$OUT/cutlass.txt" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL: $CUT (see cutlass.txt)"; }
+    else
+        note "no CUTLASS peer carried ($CUT): bench/cutlass/build.sh builds it"
+    fi
     if [ -f shared/bench/peers.py ]; then
         SHAPES=$(echo $STANDARD | tr ' ' ',')
         (cd "$OUT" && OUT="$OUT" python3 "$OLDPWD/shared/bench/peers.py" --shapes "$SHAPES" --dtypes f16,bf16) \
@@ -161,7 +169,16 @@ except Exception:
     pass
 cutlass = {"4096x4096x4096": 653, "8192x8192x8192": 697, "16384x16384x16384": 613,
            "11008x4096x4096": 639, "28672x4096x8192": 656, "8192x2048x28672": 714}
-print(f"{'shape':>18} {'type':>4} {'sm80 om':>8} {'best kernel (om, f32 acc)':>34} {'sm80 sp':>8} {'f16 acc':>7} {'CUTLASS-Amp':>11} {'cuSPARSELt':>10} {'dense':>6}")
+measured = {}  # CUTLASS's best tile on uniform operands, this GPU, this call (cutlass.txt)
+try:
+    for line in open(os.path.join(out, "cutlass.txt")):
+        f = line.split()
+        if len(f) >= 5 and f[0] in cutlass and f[1] == "uniform":
+            measured[f[0]] = max(float(x) for x in f[2:5])
+except OSError:
+    pass
+print("TFLOP/s; CUTLASS = its best tile measured in this call (uniform operands, like spmma's), bar = PERF.md's figure")
+print(f"{'shape':>18} {'type':>4} {'sm80 om':>8} {'best kernel (om, f32 acc)':>34} {'sm80 sp':>8} {'f16 acc':>7} {'CUTLASS':>7} {'bar':>4} {'cuSPARSELt':>10} {'dense':>6}")
 for shape in ["4096x4096x4096", "8192x8192x8192", "16384x16384x16384", "11008x4096x4096", "28672x4096x8192", "8192x2048x28672"]:
     for dt in ("f16", "bf16"):
         om = best.get((shape, dt, False))
@@ -171,7 +188,7 @@ for shape in ["4096x4096x4096", "8192x8192x8192", "16384x16384x16384", "11008x40
         pr = peers.get((shape, dt), {})
         f = lambda v: f"{v:.0f}" if isinstance(v, (int, float)) else ""
         print(f"{shape:>18} {dt:>4} {f(om[0]) if om else '':>8} {om[1] if om else '':>34} {f(sp[0]) if sp else '':>8} {f(a16[0]) if a16 else '':>7} "
-              f"{cutlass[shape] if dt == 'f16' else '':>11} {f(pr.get('cusparselt')):>10} {f(pr.get('dense')):>6}")
+              f"{f(measured.get(shape)) if dt == 'f16' else '':>7} {cutlass[shape] if dt == 'f16' else '':>4} {f(pr.get('cusparselt')):>10} {f(pr.get('dense')):>6}")
 EOF
 note "failures: $FAILS"
 exit $((FAILS > 0))
