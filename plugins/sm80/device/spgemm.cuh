@@ -161,12 +161,10 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     const uint32_t s_b_dst = C::kBRegion + b_smem_offset(b_col0, b_chunk);
     constexpr int kBPassBytes = (C::kThreads / 8) * kStageKBytes;  // smem bytes between passes
 
-    // The stage's copies as one list of kCopies 16-byte cp.async per thread (A, then metadata,
-    // then B); part `part` of `parts` issues its share, so a refill can be spread over a step.
+    // One stage's copies: A, then metadata, then B, 16-byte cp.async each.
     constexpr int kACopies = C::kAChunks / C::kThreads;
     constexpr int kECopies = (C::kEChunks + C::kThreads - 1) / C::kThreads;
     constexpr int kBCopies = C::kBChunks / C::kThreads;
-    constexpr int kCopies = kACopies + kECopies + kBCopies;
     // The source of the next stage to fetch, advanced stage by stage (no per-stage multiplies).
     const uint8_t* fetch_a = g_a;
     const uint8_t* fetch_e = g_e;
@@ -176,26 +174,17 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
         fetch_e += e_stage_words(F, BM) * 4;
         fetch_b += kStageKBytes;
     };
-    auto load_stage_part = [&](int slot, int part, int parts) {
+    auto load_stage = [&](int slot) {
         const uint32_t s = smem0 + slot * C::kStageBytes;
-        const uint8_t* a = fetch_a;
-        const uint8_t* e = fetch_e;
-        const uint8_t* b = fetch_b;
 #pragma unroll
-        for (int o = 0; o < kCopies; ++o) {
-            if (o * parts / kCopies != part) continue;  // resolved at compile time (unrolled)
-            if (o < kACopies) {
-                const int j = o;
-                spmma_ptx::cp_async_16(s + C::kARegion + (tid + j * C::kThreads) * 16, a + j * C::kThreads * 16);
-            } else if (o < kACopies + kECopies) {
-                const int j = o - kACopies;
-                if (C::kEChunks % C::kThreads == 0 || tid + j * C::kThreads < C::kEChunks)
-                    spmma_ptx::cp_async_16(s + C::kERegion + (tid + j * C::kThreads) * 16, e + j * C::kThreads * 16);
-            } else {
-                const int j = o - kACopies - kECopies;
-                spmma_ptx::cp_async_16(s + s_b_dst + j * kBPassBytes, b + j * g_b_pass);
-            }
-        }
+        for (int j = 0; j < kACopies; ++j)
+            spmma_ptx::cp_async_16(s + C::kARegion + (tid + j * C::kThreads) * 16, fetch_a + j * C::kThreads * 16);
+#pragma unroll
+        for (int j = 0; j < kECopies; ++j)
+            if (C::kEChunks % C::kThreads == 0 || tid + j * C::kThreads < C::kEChunks)
+                spmma_ptx::cp_async_16(s + C::kERegion + (tid + j * C::kThreads) * 16, fetch_e + j * C::kThreads * 16);
+#pragma unroll
+        for (int j = 0; j < kBCopies; ++j) spmma_ptx::cp_async_16(s + s_b_dst + j * kBPassBytes, fetch_b + j * g_b_pass);
     };
 
     // ---- consumer: fragments from shared memory, then mma.sp ----
@@ -232,10 +221,9 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     // as column j's last mma has been issued, b[j] is refilled with column j of the NEXT step
     // (`next_slot`, `next_step`), so the next step starts with every operand already in
     // registers, and the ldmatrix traffic is spread one per kMI mma instead of arriving as a
-    // burst from all warps at once (the barrier keeps the warps in phase). `between(j)` runs
-    // after column j (the refill's cp.async are spread that way).
+    // burst from all warps at once (the barrier keeps the warps in phase).
     auto mma_step = [&](auto step_c, const uint32_t (&a)[C::kMI][4], uint32_t (&b)[C::kNJ][4],
-                        const uint32_t (&e)[C::kMI][C::kEW], int next_slot, int next_step, auto&& between) {
+                        const uint32_t (&e)[C::kMI][C::kEW], int next_slot, int next_step) {
         constexpr int kStep = decltype(step_c)::value;
 #pragma unroll
         for (int j = 0; j < C::kNJ; ++j) {
@@ -245,8 +233,11 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
                 Op::template mma<F.selector_of_step(kStep)>(acc[i][j], a[i], b[j], e[i][F.e_word_of_step(kStep)]);
             }
             load_b_col(next_slot, next_step, j, b[j]);
-            between(j);
         }
+    };
+    auto load_b_all = [&](int slot, int step, uint32_t (&b)[C::kNJ][4]) {
+#pragma unroll
+        for (int j = 0; j < C::kNJ; ++j) load_b_col(slot, step, j, b[j]);
     };
 
     // ---- barriers: the pipeline ----
@@ -259,7 +250,7 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     // in flight then, and the values are never used).
 #pragma unroll
     for (int s = 0; s < STAGES - 1; ++s) {
-        if (s < ks_total) load_stage_part(s, 0, 1);
+        if (s < ks_total) load_stage(s);
         spmma_ptx::cp_async_commit();
         advance_fetch();
     }
@@ -270,18 +261,17 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     uint32_t e_cur[C::kMI][C::kEW], e_next[C::kMI][C::kEW];
     load_a(0, 0, a0);
     load_e(0, e_cur);
-#pragma unroll
-    for (int j = 0; j < C::kNJ; ++j) load_b_col(0, 0, j, b[j]);
+    load_b_all(0, 0, b);
     int rd = 0, wr = STAGES - 1;
-#pragma unroll 1
-    for (int ks = 0; ks < ks_total; ++ks) {
-        // step 0: A of step 1 ahead; mma with B rotating to step 1's; the refill of the free
-        // slot spread over the columns.
+    // One pipeline stage (two mma steps); kRefill: the stage also refills the free slot.
+    auto k_stage = [&](auto refill_c) {
+        constexpr bool kRefill = decltype(refill_c)::value;
+        // step 0: A of step 1 ahead; mma with B rotating to step 1's; then the refill of the
+        // free slot as one block. NOTES: measured 5-7 % faster at the standard shapes than the
+        // same copies spread between step 0's B columns (H200, seventh session, bench/NOTES.md).
         load_a(rd, 1, a1);
-        const bool refill = ks + STAGES - 1 < ks_total;
-        mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1, [&](int j) {
-            if (refill) load_stage_part(wr, j, C::kNJ);
-        });
+        mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1);
+        if constexpr (kRefill) load_stage(wr);
         spmma_ptx::cp_async_commit();
         advance_fetch();
         // step 1: wait for the next stage; its step-0 A and metadata ahead; mma with B rotating
@@ -300,12 +290,21 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
         for (int i = 0; i < C::kMI; ++i)
 #pragma unroll
             for (int w = 0; w < C::kEW; ++w) e_step1[i][w] = e_cur[i][w] ^ zero;
-        mma_step(std::integral_constant<int, 1>{}, a1, b, e_step1, rd, 0, [](int) {});
+        mma_step(std::integral_constant<int, 1>{}, a1, b, e_step1, rd, 0);
 #pragma unroll
         for (int i = 0; i < C::kMI; ++i)
 #pragma unroll
             for (int w = 0; w < C::kEW; ++w) e_cur[i][w] = e_next[i][w];
-    }
+    };
+    // NOTES: the last STAGES-1 stages (nothing left to fetch) run in a second copy of the loop,
+    // so the main loop's copies are neither predicated nor branched around. With a branch, ptxas
+    // schedules the mma block and the copies as separate basic blocks: 4-6 % slower (measured).
+    const int ks_refill = ks_total - (STAGES - 1);
+    int ks = 0;
+#pragma unroll 1
+    for (; ks < ks_refill; ++ks) k_stage(std::true_type{});
+#pragma unroll 1
+    for (; ks < ks_total; ++ks) k_stage(std::false_type{});
 
     // ---- epilogue: accumulators to shared memory (32-bit), then alpha/beta, C and the
     // conversion to D in coalesced vectors ----
