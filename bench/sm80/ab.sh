@@ -32,8 +32,9 @@ run() {  # run <record stem> <spmma gemm args...>; --json rewrites its file: one
     local name=$1; shift
     N=$((N + 1))
     echo "+ spmma gemm $*" >> "$OUT/$name.log"
-    timeout 120 "$S" gemm --plugin sm80 --no-progress --json "$OUT/${name}_$N.jsonl" "$@" >> "$OUT/$name.log" 2>&1 \
-        || { FAILS=$((FAILS + 1)); note "FAIL (exit $?): spmma gemm $*"; }
+    timeout 120 "$S" gemm --plugin sm80 --no-progress --json "$OUT/${name}_$N.jsonl" "$@" >> "$OUT/$name.log" 2>&1
+    local rc=$?
+    if [ $rc -ne 0 ]; then FAILS=$((FAILS + 1)); note "FAIL (exit $rc): spmma gemm $*"; fi
 }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee -a "$OUT/summary.txt"
 build/bin/test_sm80 "[device],[abi]" > "$OUT/device_test.txt" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL: test_sm80"; }
@@ -41,7 +42,7 @@ tail -2 "$OUT/device_test.txt" | tee -a "$OUT/summary.txt"
 V="--warmup 1 --iterations 2 --verify full"
 "$S" plugins -v > "$OUT/plugins.txt" 2>&1
 for K in "${KS[@]:1}"; do
-    KSP=${K/_om/_sp}  # the mma.sp twin (absent for the experiment variants: that glob matches nothing)
+    KSP=${K/_om/_sp}  # the mma.sp twin (a glob that matches no kernel selects nothing)
     SEL="*_${K}"; [ "$KSP" != "$K" ] && SEL="$SEL,*_${KSP}"
     run "check_${K}_f16" --dtype f16 --m 1000,77 --n 1000,135 --k 64,128,192,320,520,1024 --kernel "$SEL" $V
     if grep -q " sm80_f16f16_f16_${K} " "$OUT/plugins.txt"; then  # the f16-accumulating twin, where it exists
@@ -69,7 +70,9 @@ kill $CLOCKS 2>/dev/null
 CUT=build/bench-cutlass/cutlass_sm80_sparse
 if [ "${CUTLASS:-1}" != 0 ] && [ -x "$CUT" ]; then
     note "CUTLASS peer: $CUT"
-    "$CUT" > "$OUT/cutlass.txt" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL (exit $?): $CUT"; }
+    "$CUT" > "$OUT/cutlass.txt" 2>&1
+    rc=$?
+    if [ $rc -ne 0 ]; then FAILS=$((FAILS + 1)); note "FAIL (exit $rc): $CUT (see cutlass.txt)"; fi
 fi
 note "done, failures: $FAILS"
 python3 - "$OUT" "$DIST" "${KS[@]}" <<'PY'

@@ -235,10 +235,6 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
             load_b_col(next_slot, next_step, j, b[j]);
         }
     };
-    auto load_b_all = [&](int slot, int step, uint32_t (&b)[C::kNJ][4]) {
-#pragma unroll
-        for (int j = 0; j < C::kNJ; ++j) load_b_col(slot, step, j, b[j]);
-    };
 
     // ---- barriers: the pipeline ----
     // NOTES: one cp.async group per stage (empty groups past the end keep the count uniform), so
@@ -261,14 +257,16 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     uint32_t e_cur[C::kMI][C::kEW], e_next[C::kMI][C::kEW];
     load_a(0, 0, a0);
     load_e(0, e_cur);
-    load_b_all(0, 0, b);
+#pragma unroll
+    for (int j = 0; j < C::kNJ; ++j) load_b_col(0, 0, j, b[j]);
     int rd = 0, wr = STAGES - 1;
     // One pipeline stage (two mma steps); kRefill: the stage also refills the free slot.
     auto k_stage = [&](auto refill_c) {
         constexpr bool kRefill = decltype(refill_c)::value;
         // step 0: A of step 1 ahead; mma with B rotating to step 1's; then the refill of the
-        // free slot as one block. NOTES: measured 5-7 % faster at the standard shapes than the
-        // same copies spread between step 0's B columns (H200, seventh session, bench/NOTES.md).
+        // free slot as one block. NOTES: 4-9 % faster at the standard shapes (medians of three
+        // runs) than the same copies spread between step 0's B columns (H200, seventh session
+        // call 3, plugins/sm80/NOTES.md "Refill as one block").
         load_a(rd, 1, a1);
         mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1);
         if constexpr (kRefill) load_stage(wr);
@@ -298,7 +296,8 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     };
     // NOTES: the last STAGES-1 stages (nothing left to fetch) run in a second copy of the loop,
     // so the main loop's copies are neither predicated nor branched around. With a branch, ptxas
-    // schedules the mma block and the copies as separate basic blocks: 4-6 % slower (measured).
+    // schedules the mma block and the copies as separate basic blocks: 4-8 % slower at the
+    // standard shapes (medians, same call 3).
     const int ks_refill = ks_total - (STAGES - 1);
     int ks = 0;
 #pragma unroll 1
