@@ -1,13 +1,14 @@
-// spmma: the command line. Commands: run (workload files), gemm (one-off problems), plugins,
-// devices. Exit codes: 0 all verified, 1 a verification or run failed, 2 bad usage or workload,
-// 3 nothing could run.
-#include "commands.hpp"
+// spmma: the command line. Each subcommand is one file (command.hpp lists them). Exit codes:
+// 0 all verified, 1 a verification or run failed, 2 bad usage or workload, 3 nothing could run.
+#include "command.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <cstdio>
+#include <spmma/plugin.h>
+
 #include <exception>
+#include <string>
 
 int main(int argc, char** argv) {
     CLI::App app{"spmma: structured-sparse GEMM on tensor cores, verified against a CPU reference"};
@@ -15,7 +16,7 @@ int main(int argc, char** argv) {
                                           std::to_string(SPMMA_ABI_MAJOR) + "." + std::to_string(SPMMA_ABI_MINOR) + ")");
     app.require_subcommand(1);
     app.footer("Exit codes: 0 all verified, 1 a verification or run failed, 2 bad usage or workload, 3 nothing could run.");
-    spmma::app::Commands commands(app);
+    const auto commands = spmma::app::make_commands(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -29,7 +30,9 @@ int main(int argc, char** argv) {
         return spmma::app::kExitUsage;
     }
     try {
-        return commands.execute();
+        for (const auto& c : commands)
+            if (c->subcommand()->parsed()) return c->execute();
+        return spmma::app::kExitUsage;
     } catch (const std::exception& e) {
         fmt::print(stderr, "spmma: {}\n", e.what());
         return spmma::app::kExitUsage;
