@@ -50,7 +50,7 @@ constexpr int64_t kF16Chunk = 32;   // k elements summed in f32 before an f16 ac
 
 }  // namespace
 
-CpuGemm::CpuGemm(const spmma_problem& p, const char* kernel) : p_(p), kernel_(kernel), integer_(spmma::is_integer(dt(p.a_type))) {}
+CpuGemm::CpuGemm(const spmma_problem& p, const char* kernel) : Gemm(p), p_(p), kernel_(kernel), integer_(spmma::is_integer(dt(p.a_type))) {}
 
 void CpuGemm::upload(const spmma_operands& o) {
     const int64_t m = p_.m, n = p_.n, k = p_.k, kh = k / 2;
@@ -125,7 +125,7 @@ void CpuGemm::upload(const spmma_operands& o) {
     out_.assign(static_cast<size_t>(m * n), 0.0);
 }
 
-void CpuGemm::run(int warmup, int iterations, float* times_ms) {
+void CpuGemm::run(int warmup, int iterations, float* times_ms, uint32_t) {
     if (a_col_.empty()) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
     for (int i = 0; i < warmup; ++i) compute();
     for (int i = 0; i < iterations; ++i) {

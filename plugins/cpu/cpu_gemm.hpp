@@ -14,7 +14,7 @@ public:
     CpuGemm(const spmma_problem& p, const char* kernel_name);
     std::string kernel_name() const override { return kernel_; }
     void upload(const spmma_operands& ops) override;
-    void run(int warmup, int iterations, float* times_ms) override;
+    void run(int warmup, int iterations, float* times_ms, uint32_t flags) override;
     void download(void* d, size_t bytes) override;
 
 private:

@@ -36,7 +36,7 @@ void EmuGemm::upload(const spmma_operands& o) {
     }
 }
 
-void EmuGemm::run(int, int iterations, float* times_ms) {
+void EmuGemm::run(int, int iterations, float* times_ms, uint32_t) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<double> acc = kernel_.accumulate(p_, in_);
     d_.assign(bytes_of(p_.d_type, p_.m * p_.n), 0);

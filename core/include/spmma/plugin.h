@@ -19,7 +19,7 @@ extern "C" {
 /* ---- version ------------------------------------------------------------------------------ */
 
 #define SPMMA_ABI_MAJOR 1 /* a host refuses a plugin of another major */
-#define SPMMA_ABI_MINOR 0 /* grows when fields or calls are appended */
+#define SPMMA_ABI_MINOR 1 /* grows when fields or calls are appended */
 
 #if defined(_WIN32)
 #define SPMMA_EXPORT __declspec(dllexport)
@@ -113,7 +113,8 @@ typedef struct spmma_problem {
 
 /* ---- descriptions ------------------------------------------------------------------------- */
 
-#define SPMMA_PLUGIN_DENSE 0x1u /* computes with A expanded to dense: a baseline */
+#define SPMMA_PLUGIN_DENSE 0x1u      /* computes with A expanded to dense: a baseline */
+#define SPMMA_PLUGIN_FLUSHES_L2 0x2u  /* 1.1: honours SPMMA_RUN_FLUSH_L2 in spmma_run_config.flags */
 
 typedef struct spmma_plugin_info {
     uint32_t struct_size;
@@ -133,6 +134,9 @@ typedef struct spmma_device_info {
     char arch[32];     /* "sm_90", "x86_64" */
     char driver[64];   /* driver version, or empty */
     char reason[512];  /* why not runnable; empty when runnable */
+    /* 1.1 */
+    char uuid[48];       /* the device's UUID as NVML prints it ("GPU-8c1f...-..."), or empty */
+    char pci_bus_id[32]; /* "0000:18:00.0", or empty */
 } spmma_device_info;
 
 typedef struct spmma_kernel_info {
@@ -161,7 +165,13 @@ typedef struct spmma_run_config {
     int32_t iterations; /* timed launches, one time each */
     int32_t reserved;
     float* times_ms;    /* host array of `iterations` floats, filled by the plugin */
+    /* 1.1 */
+    uint32_t flags;     /* SPMMA_RUN_* */
+    uint32_t reserved1;
 } spmma_run_config;
+
+/* spmma_run_config.flags (1.1) */
+#define SPMMA_RUN_FLUSH_L2 0x1u /* evict the device's L2 cache before each timed launch, outside its timing */
 
 typedef struct spmma_handle spmma_handle; /* opaque, owned by the plugin */
 
@@ -249,6 +259,17 @@ typedef struct spmma_plugin_api {
     /* Copies the calling thread's last error message (NUL-terminated, truncated to size);
      * returns its full length. */
     size_t (*last_error)(char* buffer, size_t size);
+
+    /* ---- 1.1: optional; a NULL entry, or one past the table's struct_size, is absent ---- */
+    /* Copies the elements of D at the given row-major indices (i * n + j, each < m * n) into
+     * `values`, packed in D's type in the order given (count * its bytes = values_bytes).
+     * The host uses it for sampled verification instead of downloading all of D. */
+    spmma_status (*download_elements)(spmma_handle* handle, const int64_t* indices, size_t count, void* values,
+                                      size_t values_bytes);
+    /* Writes one JSON object (UTF-8, NUL-terminated, truncated to size) with what a record
+     * should carry about this handle: how its plan or algorithm was chosen, a cache's use,
+     * sub-phases. Called after upload or run. Keys: ABI.md. */
+    spmma_status (*describe_handle)(const spmma_handle* handle, char* json, size_t size);
 } spmma_plugin_api;
 
 typedef const spmma_plugin_api* (*spmma_plugin_entry_fn)(void);

@@ -1,6 +1,7 @@
 #include <spmma_plugin/backend.hpp>
 
 #include <cstring>
+#include <vector>
 
 struct spmma_handle {
     std::unique_ptr<spmma_plugin::Gemm> gemm;
@@ -22,7 +23,11 @@ spmma_handle& handle_ref(spmma_handle* h) {
 }
 
 spmma_status get_info(spmma_plugin_info* out) {
-    return guarded([&] { copy_out(out, backend().info()); });
+    return guarded([&] {
+        spmma_plugin_info info = backend().info();
+        info.flags |= backend().capabilities();
+        copy_out(out, info);
+    });
 }
 
 int32_t device_count() {
@@ -94,7 +99,7 @@ spmma_status run(spmma_handle* h, const spmma_run_config* config) {
         const spmma_run_config c = copy_in(config);
         if (c.iterations < 0 || c.warmup < 0) fail(SPMMA_INVALID_ARGUMENT, "negative warm-up or iteration count");
         if (c.iterations > 0 && !c.times_ms) fail(SPMMA_INVALID_ARGUMENT, "null times_ms");
-        handle_ref(h).gemm->run(c.warmup, c.iterations, c.times_ms);
+        handle_ref(h).gemm->run(c.warmup, c.iterations, c.times_ms, c.flags);
     });
 }
 
@@ -102,6 +107,21 @@ spmma_status download(spmma_handle* h, void* d, size_t bytes) {
     return guarded([&] {
         if (!d) fail(SPMMA_INVALID_ARGUMENT, "null D buffer");
         handle_ref(h).gemm->download(d, bytes);
+    });
+}
+
+spmma_status download_elements(spmma_handle* h, const int64_t* indices, size_t count, void* values, size_t bytes) {
+    return guarded([&] {
+        if (count > 0 && (!indices || !values)) fail(SPMMA_INVALID_ARGUMENT, "null index or value buffer");
+        handle_ref(h).gemm->download_elements(indices, count, values, bytes);
+    });
+}
+
+spmma_status describe_handle(const spmma_handle* h, char* json, size_t size) {
+    return guarded([&] {
+        if (!h || !h->gemm) fail(SPMMA_INVALID_ARGUMENT, "null handle");
+        if (!json || size == 0) fail(SPMMA_INVALID_ARGUMENT, "null JSON buffer");
+        write_string(json, size, h->gemm->describe());
     });
 }
 
@@ -118,7 +138,7 @@ const spmma_plugin_api* make_api(Backend& b) {
     static const spmma_plugin_api api = {
         sizeof(spmma_plugin_api), SPMMA_ABI_MAJOR, SPMMA_ABI_MINOR, 0,
         get_info, device_count, probe, kernel_count, get_kernel, supports, create, handle_kernel,
-        upload, run, download, destroy, last_error,
+        upload, run, download, destroy, last_error, download_elements, describe_handle,
     };
     return &api;
 }
@@ -132,6 +152,22 @@ void check_problem_basics(const spmma_problem& p) {
     if (p.k % g != 0)
         unsupported("unsupported: k must be a multiple of " + std::to_string(g) + " for the " +
                     spmma_pattern_name(p.pattern) + " pattern (k = " + std::to_string(p.k) + ")");
+}
+
+void Gemm::download_elements(const int64_t* indices, size_t count, void* values, size_t values_bytes) {
+    const spmma_problem& p = problem_;
+    const size_t eb = static_cast<size_t>(spmma_dtype_storage_bits(p.d_type) / 8);
+    if (eb == 0) fail(SPMMA_INVALID_ARGUMENT, "D has no element type");
+    if (values_bytes != count * eb)
+        fail(SPMMA_INVALID_ARGUMENT, "value buffer has " + std::to_string(values_bytes) + " bytes, " + std::to_string(count * eb) + " expected");
+    const int64_t total = p.m * p.n;
+    for (size_t x = 0; x < count; ++x)
+        if (indices[x] < 0 || indices[x] >= total)
+            fail(SPMMA_INVALID_ARGUMENT, "element index " + std::to_string(indices[x]) + " outside D (" + std::to_string(total) + " elements)");
+    std::vector<uint8_t> d(static_cast<size_t>(total) * eb);
+    download(d.data(), d.size());
+    auto* out = static_cast<uint8_t*>(values);
+    for (size_t x = 0; x < count; ++x) std::memcpy(out + x * eb, d.data() + static_cast<size_t>(indices[x]) * eb, eb);
 }
 
 const spmma_kernel_info* find_kernel(std::span<const spmma_kernel_info> kernels, const char* name) {

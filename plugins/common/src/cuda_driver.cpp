@@ -94,6 +94,20 @@ void throw_cu_error(CUresult r, const char* call, const char* file, int line) {
     fail(st, std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " + error_text(r));
 }
 
+std::string uuid_text(const CUuuid& id) {
+    // NOTES: NVML's form, so that records and nvmlDeviceGetHandleByUUID agree: GPU- and the
+    // 16 bytes as 8-4-4-4-12 hex digits.
+    std::string s = "GPU-";
+    static const char* hex = "0123456789abcdef";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+        const auto b = static_cast<unsigned char>(id.bytes[i]);
+        s += hex[b >> 4];
+        s += hex[b & 15];
+    }
+    return s;
+}
+
 int device_count() {
     const Driver* d = driver();
     if (!d) return 0;
@@ -116,6 +130,12 @@ DeviceProperties device_properties(int ordinal) {
     CU_CHECK(d.cuDeviceGetAttribute(&p.max_smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev));
     CU_CHECK(d.cuDeviceGetAttribute(&p.l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev));
     CU_CHECK(d.cuDriverGetVersion(&p.driver_version));
+    CUuuid id{};
+    CU_CHECK(d.cuDeviceGetUuid(&id, dev));
+    p.uuid = uuid_text(id);
+    char bus[32] = {};
+    CU_CHECK(d.cuDeviceGetPCIBusId(bus, sizeof bus, dev));
+    p.pci_bus_id = bus;
     return p;
 }
 

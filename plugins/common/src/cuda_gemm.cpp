@@ -1,5 +1,9 @@
 #include <spmma_plugin/cuda_gemm.hpp>
 
+#include <algorithm>
+
+SPMMA_DECLARE_FATBIN(gather)
+
 namespace spmma_plugin::cuda {
 
 void CudaBackend::probe(int device, spmma_device_info* out) const {
@@ -18,11 +22,50 @@ DeviceProperties CudaBackend::require_device(int device) const {
 }
 
 CudaGemm::CudaGemm(int device, const spmma_problem& problem)
-    : problem_(problem), context_(device), stream_(), props_(device_properties(device)) {}
+    : Gemm(problem), context_(device), stream_(), props_(device_properties(device)) {}
 
-void CudaGemm::run(int warmup, int iterations, float* times_ms) {
+void CudaGemm::run(int warmup, int iterations, float* times_ms, uint32_t flags) {
     context_.make_current();
-    timed_runs(stream_, warmup, iterations, times_ms, [&] { launch(stream_.get()); });
+    const DeviceBuffer* flush = nullptr;
+    if (flags & SPMMA_RUN_FLUSH_L2) {
+        // NOTES: writing twice the L2's size evicts every line a launch could reuse.
+        if (!l2_flush_.size()) l2_flush_ = DeviceBuffer(2 * static_cast<size_t>(std::max(props_.l2_bytes, 1 << 20)));
+        flush = &l2_flush_;
+    }
+    timed_runs(stream_, warmup, iterations, times_ms, flush, [&] { launch(stream_.get()); });
+}
+
+void CudaGemm::download_elements(const int64_t* indices, size_t count, void* values, size_t values_bytes) {
+    const DeviceMatrix dm = d_matrix();
+    if (!dm.base) {
+        Gemm::download_elements(indices, count, values, values_bytes);
+        return;
+    }
+    const spmma_problem& p = problem_;
+    const int eb = spmma_dtype_storage_bits(p.d_type) / 8;
+    if (eb != 2 && eb != 4) fail(SPMMA_INVALID_ARGUMENT, "D elements of 2 or 4 bytes only");
+    if (values_bytes != count * static_cast<size_t>(eb))
+        fail(SPMMA_INVALID_ARGUMENT, "value buffer has " + std::to_string(values_bytes) + " bytes, " +
+                                         std::to_string(count * static_cast<size_t>(eb)) + " expected");
+    const int64_t total = p.m * p.n;
+    for (size_t x = 0; x < count; ++x)
+        if (indices[x] < 0 || indices[x] >= total)
+            fail(SPMMA_INVALID_ARGUMENT, "element index " + std::to_string(indices[x]) + " outside D (" + std::to_string(total) + " elements)");
+    if (count == 0) return;
+    context_.make_current();
+    DeviceBuffer idx(count * sizeof(int64_t)), out(values_bytes);
+    idx.upload(indices, count * sizeof(int64_t));
+    stream_.synchronize();  // D is written
+    CUdeviceptr base = dm.base, idx_ptr = idx.get(), out_ptr = out.get();
+    unsigned long long pitch = dm.row_pitch_bytes, n = static_cast<unsigned long long>(p.n), cnt = count;
+    int elem = eb;
+    void* args[] = {&base, &pitch, &n, &idx_ptr, &cnt, &elem, &out_ptr};
+    LaunchShape shape;
+    shape.block[0] = 256;
+    shape.grid[0] = static_cast<unsigned>(std::min<size_t>((count + 255) / 256, 4096));
+    cuda::launch(module(SPMMA_FATBIN(gather)).function("spmma_gather_elements"), shape, stream_.get(), args);
+    stream_.synchronize();
+    out.download(values, values_bytes);
 }
 
 const Module& CudaGemm::module(const void* image) {

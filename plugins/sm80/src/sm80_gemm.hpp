@@ -20,6 +20,9 @@ public:
 
 protected:
     void launch(CUstream stream) override;
+    spmma_plugin::cuda::DeviceMatrix d_matrix() const override {
+        return {d_.get(), static_cast<size_t>(problem_.n) * static_cast<size_t>(spmma_dtype_storage_bits(problem_.d_type) / 8)};
+    }
 
 private:
     const KernelDesc& kernel_;

@@ -17,10 +17,20 @@ public:
     virtual std::string kernel_name() const = 0;
     // Reorders the canonical operands into the kernel's layout and keeps them (device side).
     virtual void upload(const spmma_operands& operands) = 0;
-    // Warm-up launches, then one timed launch per iteration.
-    virtual void run(int warmup, int iterations, float* times_ms) = 0;
+    // Warm-up launches, then one timed launch per iteration; flags are SPMMA_RUN_* (a plugin
+    // that does not declare a capability ignores its flag).
+    virtual void run(int warmup, int iterations, float* times_ms, uint32_t flags) = 0;
     // D in the canonical layout (d_type, row-major m x n).
     virtual void download(void* d, size_t bytes) = 0;
+    // Elements of D at row-major indices, packed in D's type. The default downloads all of D
+    // and picks; a device plugin gathers on the device (CudaGemm).
+    virtual void download_elements(const int64_t* indices, size_t count, void* values, size_t values_bytes);
+    // A JSON object for the record (ABI.md, describe_handle): how the plan was chosen, etc.
+    virtual std::string describe() const { return "{}"; }
+
+protected:
+    explicit Gemm(const spmma_problem& problem) : problem_(problem) {}
+    spmma_problem problem_;
 };
 
 class Backend {
@@ -33,6 +43,8 @@ public:
     // Throws unsupported(reason) when `kernel` (nullptr: any) cannot run `problem` on `device`.
     virtual void check_supported(int device, const spmma_problem& problem, const char* kernel) const = 0;
     virtual std::unique_ptr<Gemm> create(int device, const spmma_problem& problem, const char* kernel) = 0;
+    // SPMMA_PLUGIN_* capability flags added to info().flags (FLUSHES_L2 for device plugins).
+    virtual uint32_t capabilities() const { return 0; }
 };
 
 // The C table for `backend` (which must outlive the plugin's use: a function-local static).

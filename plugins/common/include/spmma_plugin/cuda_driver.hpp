@@ -46,10 +46,13 @@ struct DeviceProperties {
     int max_smem_per_block_optin = 0;
     int l2_bytes = 0;
     int driver_version = 0;
+    std::string uuid;        // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as NVML prints it
+    std::string pci_bus_id;  // "0000:18:00.0"
     std::string arch() const { return "sm_" + std::to_string(major * 10 + minor); }
 };
 
 int device_count();  // 0 when there is no driver
+std::string uuid_text(const CUuuid& id);
 DeviceProperties device_properties(int ordinal);
 
 // Fills `info` for a plugin whose code runs on devices accepted by `runs_here` (which returns
@@ -122,9 +125,10 @@ private:
 };
 
 // Launches `launch` warmup + iterations times on `stream`, timing each timed launch with a
-// pair of events; fills times_ms. Checks for errors after the warm-up and at the end.
+// pair of events; fills times_ms. With `flush`, the buffer is overwritten before each timed
+// launch, outside its events (evicts L2). Checks for errors after the warm-up and at the end.
 template <class Launch>
-void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, Launch&& launch);
+void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, const DeviceBuffer* flush, Launch&& launch);
 
 void record_times(const Stream& stream, int iterations, float* times_ms, const std::vector<CUevent>& events);
 
@@ -162,6 +166,8 @@ void probe_device(int ordinal, spmma_device_info* out, Pred runs_here) {
         write_string(info.arch, sizeof info.arch, p.arch());
         write_string(info.driver, sizeof info.driver,
                      std::to_string(p.driver_version / 1000) + "." + std::to_string(p.driver_version % 1000 / 10));
+        write_string(info.uuid, sizeof info.uuid, p.uuid);
+        write_string(info.pci_bus_id, sizeof info.pci_bus_id, p.pci_bus_id);
         const std::string reason = runs_here(p);
         info.runnable = reason.empty() ? 1 : 0;
         write_string(info.reason, sizeof info.reason, reason);
@@ -170,7 +176,7 @@ void probe_device(int ordinal, spmma_device_info* out, Pred runs_here) {
 }
 
 template <class Launch>
-void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, Launch&& launch) {
+void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, const DeviceBuffer* flush, Launch&& launch) {
     const Driver& d = require_driver();
     for (int i = 0; i < warmup; ++i) launch();
     stream.synchronize();
@@ -185,6 +191,7 @@ void timed_runs(const Stream& stream, int warmup, int iterations, float* times_m
     } guard{d, events};
     for (auto& e : events) CU_CHECK(d.cuEventCreate(&e, CU_EVENT_DEFAULT));
     for (int i = 0; i < iterations; ++i) {
+        if (flush) CU_CHECK(d.cuMemsetD8Async(flush->get(), static_cast<unsigned char>(i), flush->size(), stream.get()));
         CU_CHECK(d.cuEventRecord(events[2 * i], stream.get()));
         launch();
         CU_CHECK(d.cuEventRecord(events[2 * i + 1], stream.get()));

@@ -19,6 +19,7 @@ namespace spmma_plugin::cuda {
 class CudaBackend : public Backend {
 public:
     int device_count() const override { return cuda::device_count(); }
+    uint32_t capabilities() const override { return SPMMA_PLUGIN_FLUSHES_L2; }
     void probe(int device, spmma_device_info* out) const override;
     // Empty when this plugin's code runs on a device with these properties, else why not
     // ("needs sm_90a, device is sm_80").
@@ -27,25 +28,35 @@ public:
     DeviceProperties require_device(int device) const;
 };
 
+// D as it lies on the device: row-major rows of `row_pitch_bytes` (m rows of n elements).
+struct DeviceMatrix {
+    CUdeviceptr base = 0;
+    size_t row_pitch_bytes = 0;
+};
+
 class CudaGemm : public Gemm {
 public:
     CudaGemm(int device, const spmma_problem& problem);
-    void run(int warmup, int iterations, float* times_ms) override;
+    void run(int warmup, int iterations, float* times_ms, uint32_t flags) override;
+    // Gathers the elements on the device (one small kernel) when d_matrix() says where D is.
+    void download_elements(const int64_t* indices, size_t count, void* values, size_t values_bytes) override;
 
 protected:
     // One launch of the whole GEMM on `stream` (enqueued, not synchronized).
     virtual void launch(CUstream stream) = 0;
+    // Where D lies after a launch (base 0: not on the device; Gemm's download-and-pick is used).
+    virtual DeviceMatrix d_matrix() const { return {}; }
 
     // A module of this process, loaded once per image and context (plugins call this lazily).
     const Module& module(const void* image);
 
-    spmma_problem problem_;
     Context context_;
     Stream stream_;
     DeviceProperties props_;
 
 private:
     std::map<const void*, std::unique_ptr<Module>> modules_;
+    DeviceBuffer l2_flush_;  // twice the L2 size, written before each timed launch (SPMMA_RUN_FLUSH_L2)
 };
 
 }  // namespace spmma_plugin::cuda

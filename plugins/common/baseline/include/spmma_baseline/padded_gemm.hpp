@@ -34,6 +34,8 @@ protected:
     void upload_b_c_d(const spmma_operands& ops);
     // beta == 0: C is not read; the libraries still want a pointer, D's (C and D share a layout).
     const void* c_or_d() const { return read_c_ ? dptr(c_) : dptr(d_); }
+    // D padded to pad_.n columns on the device.
+    spmma_plugin::cuda::DeviceMatrix d_matrix() const override { return {d_.get(), static_cast<size_t>(pad_.n * d_bytes_)}; }
 
     PaddedSizes pad_;
     int b_bytes_, d_bytes_;  // element sizes (C has D's type)
