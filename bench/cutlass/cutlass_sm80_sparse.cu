@@ -3,7 +3,7 @@
 // tiles, on two operand distributions: uniform random values in [-1, 1) (every mantissa bit in
 // play, spmma's default) and small integers in [-2, 2] (what CUTLASS's own examples fill).
 // PERF.md's "CUTLASS Ampere sparse" column does not say which data it ran on; this tool times
-// both on the same GPU as spmma (bench/NOTES.md, sixth session).
+// both on the same GPU as spmma (bench/NOTES.md, 2026-11-23, H200).
 //
 // Not part of the build (CUTLASS is not a dependency of spmma): built by hand against a CUTLASS
 // checkout's include/ and tools/util/include/ with bench/cutlass/build.sh; bench/sm80/device.sh
