@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The same kernels on two operand distributions (spmma gemm --dist: uniform random vs small
-# integers, the data CUTLASS's examples fill, e.g. example 15), in one device call from the
-# repository root with the build carried; SM clock, power and throttle reasons every 200 ms.
+# integers, the data CUTLASS's examples fill, e.g. example 15), in one run from the
+# repository root with the build copied there; SM clock, power and throttle reasons every 200 ms.
 # Question it answers: how much of a figure is the data (on the H200 the clock the GPU holds
 # depends on the operands: bench/NOTES.md, 2026-11-23, the SM clock over one kernel and the
 # cuSPARSELt plugin on both distributions), i.e. whether two tools' figures on different data
