@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The baseline plugins on a lent GPU, in one device call, from the repository root with the
-# build folder carried (default build/; BUILD=build-baselines to use another):
+# The baseline plugins on a GPU machine, in one run, from the repository root with the build
+# folder copied there (default build/; BUILD=build-baselines to use another):
 #   1. what the plugins need (ldd) and what spmma sees (plugins --verbose);
 #   2. correctness: cublas and cusparselt, odd and even sizes, f16/bf16/e4m3/s8, full verification;
 #   3. the standard shape set with --baseline cublas (records in $OUT/baselines.jsonl), then
@@ -8,8 +8,8 @@
 #   4. a comparison table, printed last.
 # PLUGINS=sm90a,cublas,cusparselt adds plugins to step 3. Logs of every step go under $OUT.
 # STAGES=info,correct,shapes,peers,compare (the default: all) picks steps, e.g. to split the
-# work over two calls. Stage time limits (T_CORRECT=100, T_SHAPES=330, T_PEERS=140 s) keep one
-# call under the device tool's 10 minutes; a stage cut short keeps the records it streamed, and
+# work over two runs. Stage time limits (T_CORRECT=100, T_SHAPES=330, T_PEERS=140 s) keep one
+# run under 10 minutes; a stage cut short keeps the records it streamed, and
 # the table shows what there is. (Most of the shape set's time is spmma generating and checking
 # operands on the host: 16384^3 and the 70B layers are 0.3-0.5 G elements per type.)
 set -uo pipefail

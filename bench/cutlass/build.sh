@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds bench/cutlass/cutlass_sm80_sparse (a peer, not part of spmma's build) against a CUTLASS
 # checkout: CUTLASS_DIR must hold include/ and tools/util/include/ (header-only). SASS for sm_90
-# (the lent H100/H200) from compute_80 code, as the sm80 plugin's; the CUDA runtime is linked
-# statically, so the binary runs on the GPU machine as carried.
+# (the H100/H200) from compute_80 code, as the sm80 plugin's; the CUDA runtime is linked
+# statically, so the binary runs on the GPU machine as copied.
 #   CUTLASS_DIR=/path/to/cutlass bench/cutlass/build.sh      (-> build/bench-cutlass/)
 # then bench/device/pack.sh carries it; on the GPU machine (after bench/device/prepare.sh):
 #   build/bench-cutlass/cutlass_sm80_sparse [MxNxK ...]      (default: the standard shape set)

@@ -3,11 +3,11 @@
 // tiles, on two operand distributions: uniform random values in [-1, 1) (every mantissa bit in
 // play, spmma's default) and small integers in [-2, 2] (what CUTLASS's own examples fill).
 // PERF.md's "CUTLASS Ampere sparse" column does not say which data it ran on; this tool times
-// both on the same GPU as spmma (bench/NOTES.md, sixth session).
+// both on the same GPU as spmma (bench/NOTES.md, 2026-11-23, H200).
 //
 // Not part of the build (CUTLASS is not a dependency of spmma): built by hand against a CUTLASS
 // checkout's include/ and tools/util/include/ with bench/cutlass/build.sh; bench/sm80/device.sh
-// and bench/sm80/ab.sh run it on the GPU machine when bench/device/pack.sh carried it. Each
+// and bench/sm80/ab.sh run it on the GPU machine when bench/device/pack.sh copied it. Each
 // timing is the median of 20 event-timed launches after 5 warm-up launches; a sample of 64 D
 // elements is checked against a host dot product (uncompressed A row by CUTLASS's own host
 // uncompress) before the shape is timed, and a sample beyond tolerance makes the exit status 1.

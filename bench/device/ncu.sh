@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Nsight Compute on spmma kernels of any plugin (the GPU machine has ncu; run from the repository
-# root with the build carried): what limits a kernel (shared memory / L1TEX, L2, DRAM, pipes).
+# root with the build copied there): what limits a kernel (shared memory / L1TEX, L2, DRAM, pipes).
 #   OUT=$OUT bench/device/ncu.sh [kernel ...]   (default: the two sm90a tiles the heuristic picks)
 # A kernel is named <plugin>_<a><b>_<acc>_...; the problem is f16, bf16, e4m3 or s8, SIZE^3.
 # PLUGIN=sm80 names the plugin where the prefix is not its name (the sm89_ kernels of sm80);

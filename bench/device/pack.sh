@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # On the build machine, after `cmake --build build`: copy what the device scripts need into
-# .deploy/build (git-ignored; carried to the GPU machine with the device tool's carry [".deploy"],
-# where bench/device/prepare.sh lays it out as build/). The carry limit is 64 MiB: the sm120a
-# plugin (no sm_120 GPU is lent) stays behind.
+# .deploy/build (git-ignored; copied to the GPU machine, where bench/device/prepare.sh lays it
+# out as build/). The copy is kept under 64 MiB: the sm120a plugin (no sm_120 GPU to run it on)
+# stays behind.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}

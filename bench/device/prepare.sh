@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# On the lent GPU machine, from the repository root: make the carried build usable where the
+# On the GPU machine, from the repository root: make the copied build usable where the
 # scripts and test binaries expect it (build/ in the repo, and the repo at the path the test
 # binaries were compiled with), and print what the binaries link against.
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# After a change that touches several plugins: one device call that re-checks all of them on a
-# lent Hopper GPU, from the repository root with the build carried (bench/device/pack.sh):
+# After a change that touches several plugins: one run that re-checks all of them on a
+# Hopper GPU, from the repository root with the build copied there (bench/device/pack.sh):
 #   bench/device/prepare.sh; OUT=$OUT bench/device/smoke.sh
 # 1. the instruction models against the hardware (test_sm80 / test_sm90a [device]);
 # 2. configs/quick.toml on every plugin that takes its problems;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of sm80 kernels in one device call from the repository root with the build carried
+# A/B of sm80 kernels in one run from the repository root with the build copied there
 # (bench/device/pack.sh; bench/device/prepare.sh first). Kernels are named by their suffix after
 # the type prefix: KERNELS="256x128x64_s4_om 256x128x64_s3_om ..." (the first is the reference
 # column), or A=... B=... for two. Logs and records under $OUT:
@@ -10,7 +10,7 @@
 #   (c) DTYPES (default "f16 bf16") at the standard shapes, all kernels in one process on the
 #       same operands, REPS times (DIST=uniform|int, default uniform);
 #   (d) the CUTLASS Ampere sparse peer (build/bench-cutlass/cutlass_sm80_sparse, built by
-#       bench/cutlass/build.sh) on the same GPU in the same call, where it was carried
+#       bench/cutlass/build.sh) on the same GPU in the same run, where it was copied
 #       (CUTLASS=0 skips it);
 #   (e) the table: TFLOP/s per shape, kernel and repetition, CUTLASS's best tile on the same
 #       distribution, and PERF.md's bar.

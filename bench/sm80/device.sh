@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sm80 plugin on the lent GPU, in one call from the repository root:
+# The sm80 plugin on a GPU machine, in one run from the repository root:
 #   bench/sm80/device.sh [all|check|perf]      (default all; logs under $OUT)
 # Needs the Release build folder build/ (spmma, test_sm80, the plugins) and, for the peers,
 # shared/bench/peers.py. Phases:
@@ -8,9 +8,9 @@
 #   (c) correctness: every type at odd and standard shapes, both metadata variants, alpha/beta
 #   (d) timing: f16 and bf16 on the standard shape set, every tile config (ordered metadata),
 #       plus the default kernel with mma.sp (non-ordered) for comparison
-#   (e) the peers in the same call: cuBLAS dense and cuSPARSELt (shared/bench/peers.py), and
+#   (e) the peers in the same run: cuBLAS dense and cuSPARSELt (shared/bench/peers.py), and
 #       CUTLASS's Ampere sparse GEMM (build/bench-cutlass/cutlass_sm80_sparse from
-#       bench/cutlass/build.sh) where it was carried
+#       bench/cutlass/build.sh) where it was copied
 # A short table comes last: per shape, the best sm80 kernel and the peers.
 set -u
 MODE=${1:-all}

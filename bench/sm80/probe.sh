@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The mma.sp ceiling on the lent GPU next to the sm80 plugin's GEMM, in one device call from the
-# repository root with the build carried (bench/device/pack.sh; bench/device/prepare.sh first):
+# The mma.sp ceiling on a GPU next to the sm80 plugin's GEMM, in one run from the
+# repository root with the build copied there (bench/device/pack.sh; bench/device/prepare.sh first):
 #   (a) spmma-bench-sm80-mma: mma.sp bare (registers only) at 4-16 warps per SM, f16 and f32
 #       accumulators, dense mma for comparison, and the GEMM loop rebuilt around it step by step
 #       (shared loads, barrier, cp.async refill), REPS times;

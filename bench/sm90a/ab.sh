@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# A/B of one sm90a plugin knob in ONE device call (< 10 min), from the repository root with the
-# build carried as for bench/sm90a/device.sh:
+# A/B of one sm90a plugin knob in ONE run (< 10 min), from the repository root with the
+# build copied there as for bench/sm90a/device.sh:
 #   A="SPMMA_SM90A_EPILOGUE=direct" B="SPMMA_SM90A_EPILOGUE=tma" OUT=$OUT bench/sm90a/ab.sh
 #   A="dir:.deploy/old" B="dir:build/lib/spmma/plugins" ...   (two builds of the plugin: the
 #   first folder holds the older spmma-sm90a.so; the cuSPARSELt plugin comes from B's folder)

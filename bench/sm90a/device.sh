@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The sm90a plugin on a lent Hopper GPU, in ONE device call (< 10 min), from the repository root
-# with the build folder carried (BUILD=build by default; it must hold bin/spmma, bin/test_sm90a,
+# The sm90a plugin on a Hopper GPU, in ONE run (< 10 min), from the repository root
+# with the build folder copied there (BUILD=build by default; it must hold bin/spmma, bin/test_sm90a,
 # bin/spmma-bench-sm90a-wgmma and lib/spmma/plugins/spmma-{sm90a,cublas,cusparselt}.so):
 #   bench/sm90a/device.sh [all|check|perf]        logs and records under $OUT
 #   (a) the GPU, what the plugin links against, the plugins spmma sees;

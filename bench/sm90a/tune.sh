@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# One tuning round of the sm90a plugin in ONE device call (< 10 min), from the repository root
-# with the build carried as for bench/sm90a/device.sh:
+# One tuning round of the sm90a plugin in ONE run (< 10 min), from the repository root
+# with the build copied there as for bench/sm90a/device.sh:
 #   KERNELS=... CHECK=... SHAPES=... RASTERS=... OUT=$OUT bench/sm90a/tune.sh
 #   (a) correctness of the round's new kernels (CHECK: kernel-name suffix glob after the type
 #       prefix) for f16, bf16, e4m3 and s8: odd shapes and 4096^3, full verification;

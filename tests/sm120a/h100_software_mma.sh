@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The sm120a kernels' CHECK BUILD on a lent H100 (any sm_80 / sm_90 GPU), in one call from the
+# The sm120a kernels' CHECK BUILD on an H100 (any sm_80 / sm_90 GPU), in one run from the
 # repository root:
 #   tests/sm120a/h100_software_mma.sh            (logs under $OUT, default ./sm120a-swmma-out)
 # It configures and builds build-sm120a-swmma (Release, -DSPMMA_SM120A_SOFTWARE_MMA_PLUGIN=ON):

@@ -101,13 +101,13 @@ TEST_CASE("sm90a cost model: TMA's fill weighs 0.3 of a tensor-core read, and th
 
 TEST_CASE("sm90a heuristic: on the standard shape set it picks the tile and cluster that the H200 A/B measured fastest",
           "[sm90a][model]") {
-    // bench/NOTES.md, 2026-11-22 third session (H200, D through TMA stores): 128x256 with a 2x1
+    // bench/NOTES.md, 2026-11-22 (H200, D through TMA stores): 128x256 with a 2x1
     // cluster ahead of or level with 256x192 at every shape and type, except f16/bf16 at 16384^3
     // where 256x192 is level or 3 % ahead (f16 1023 / 1024, bf16 1047 / 1083 TFLOP/s); 2x1
-    // clusters ahead of 1x1 and 1x2 (H100 sweeps of the second session). Fourth session (8-bit
+    // clusters ahead of 1x1 and 1x2 (H100 sweeps of 2026-11-22, bench/sm90a/tune.sh). Later that day (8-bit
     // 256x192 with 4 stages and epilogue buffers): 256x192 ahead for e4m3/s8 at 16384^3 (two
     // repetitions: e4m3 2221 / 2397 vs 128x256 2052 / 2099; s8 2301 / 2424 vs 2196 / 2115), and at
-    // 8192^3 by 1.7-4 % (fourth and fifth sessions' call 1: 2314 vs 2258, 2406 vs 2366 e4m3; 2283
+    // 8192^3 by 1.7-4 % (two bench/sm90a/ab.sh runs: 2314 vs 2258, 2406 vs 2366 e4m3; 2283
     // vs 2231, 2362 vs 2292 s8), where the model's 1.4 % falls inside the tie band. At 28672x4096x8192 the
     // two tiles estimate within 0.1 % and the tie goes to the wider epilogue rows: 16-bit
     // 128x256 (1135 vs 1118 f16, 1227 vs 1170 bf16), 8-bit 256x192 (e4m3 2331 vs 2230, s8 2296 vs

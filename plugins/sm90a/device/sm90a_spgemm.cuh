@@ -200,7 +200,7 @@ __device__ __forceinline__ uint32_t pack_pair(float2 v) {
 // f32). So for 16-bit D, two blocks' pairs are exchanged inside the quad (lane t gets the four
 // columns 4t..4t+3 of the 16) and each lane writes 8 bytes: a whole sector per quad and row.
 // The exchange runs on every lane (shuffles need the whole warp); only the store is per row.
-// Measured A/B on the H200 (bench/NOTES.md, second session, call 10; old -> new kernel ms):
+// Measured A/B on the H200 (bench/NOTES.md, 2026-11-22, "16-bit D in whole sectors"; old -> new ms):
 // bf16 D from the one-m-block tiles (128x256) gains 7-10 % (4096^3 e4m3 0.087 -> 0.078); f16 D
 // loses 2-4 % there, and every 256x192 kernel (two m-blocks, 192 accumulators per thread) loses
 // 8-22 % (4096^3 f16 0.153 -> 0.188). So only bf16 D of one-m-block tiles takes this path.

@@ -20,12 +20,13 @@
 namespace spmma_sm90a {
 
 // NOTES: fill_weight and l2_bytes_per_clk are fitted to the H200 measurements of 2026-11-22
-// (bench/NOTES.md, third session), not derived: with D through TMA stores, 128x256 and 256x192
-// ran level at 8192^3 and 16384^3 (f16/bf16) although the first takes 46 % more TMA fill per
-// flop, so TMA's writes cost shared memory far less than the tensor cores' reads (at 0.3 of a
-// read the model puts the two tiles within 1 % of each other but for their turns, and picks
-// 128x256 on the standard set except 256x192 for 16-bit types at 16384^3, as measured); and 2x2
-// clusters never beat 2x1 while Nsight Compute showed L2 at 51-59 %, so L2 is not the limit
+// (bench/NOTES.md, the sm90a epilogue through TMA stores), not derived: with D through TMA
+// stores, 128x256 and 256x192 ran level at 8192^3 and 16384^3 (f16/bf16) although the first
+// takes 46 % more TMA fill per flop, so TMA's writes cost shared memory far less than the tensor
+// cores' reads (at 0.3 of a read the model puts the two tiles within 1 % of each other but for
+// their turns, and picks 128x256 on the standard set except 256x192 for 16-bit types at
+// 16384^3, as measured); and 2x2 clusters never beat 2x1 while Nsight Compute showed L2 at
+// 51-59 %, so L2 is not the limit
 // (64 B/clk keeps the term from deciding between clusters).
 struct MachineModel {
     double smem_bytes_per_clk = 105;  // what shared memory serves the tensor cores' reads (+ weighted fill)
@@ -59,10 +60,11 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
 // large tile, and 2x2 and 1x2 level with or behind it.
 int cluster_tie_rank(const TileConfig& c);
 
-// Estimates within this factor of the fastest tie (choose_config). NOTES: 1.5 %, not the 1 % of the
-// fourth session: at 8192^3 the model puts 8-bit 256x192 1.4 % behind 128x256, while the H200
-// A/B measured it 1.7-4 % ahead in two sessions (e4m3 2314 vs 2258 and 2406 vs 2366, s8 2283 vs
-// 2231 and 2362 vs 2292 TFLOP/s: bench/NOTES.md fourth session call 1, fifth session call 1),
+// Estimates within this factor of the fastest tie (choose_config). NOTES: 1.5 %, not the 1 % used
+// until 2026-11-23: at 8192^3 the model puts 8-bit 256x192 1.4 % behind 128x256, while the H200
+// A/B measured it 1.7-4 % ahead in two runs (e4m3 2314 vs 2258 and 2406 vs 2366, s8 2283 vs
+// 2231 and 2362 vs 2292 TFLOP/s: bench/NOTES.md, 2026-11-22, bench/sm90a/ab.sh with the 8-bit
+// 256x192 candidates and with SPMMA_SM90A_STREAMK=off),
 // and the tie rules below then pick it by its wider epilogue rows; the nearest estimate that must
 // stay outside the band is 16-bit 128x256 at 16384^3 (1.6 % behind 256x192, measured level or
 // 3 % behind).

@@ -16,7 +16,7 @@
 // starts with work that waits for nothing, and a range holds at most one partial (its first
 // unit): one workspace slot and one flag per range and CTA.
 //
-// Measured (H200, 2026-11-22 fifth session, bench/NOTES.md: `A=SPMMA_SM90A_STREAMK=off
+// Measured (H200, 2026-11-22, bench/NOTES.md: `A=SPMMA_SM90A_STREAMK=off
 // B=SPMMA_SM90A_STREAMK=on bench/sm90a/ab.sh`, 128x256 and 256x192 with 2x1 clusters): it pays
 // only where the idle share is large and k short: 11008x4096x4096 f16/bf16 -1 to +6 % (8-bit -2 to
 // 0 %); level at 8192^3 and 16384^3 (within the 8 % spread there); slower at 4096^3 (-4 to -14 %),
@@ -103,7 +103,7 @@ struct WorkCursor {
     }
 };
 
-// Off: whole tiles only (the default: bench/NOTES.md, 2026-11-22 fifth session, measured
+// Off: whole tiles only (the default: bench/NOTES.md, 2026-11-22 stream-K A/B, measured
 // stream-K slower at most shapes of the standard set). On: stream-K wherever whole tiles leave a
 // cluster idle in the last turn, if every range keeps at least one k-tile.
 enum class StreamKMode { Off, On };

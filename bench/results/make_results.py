@@ -1,0 +1,354 @@
+#!/usr/bin/env python3
+"""bench/RESULTS.md from spmma's records: per plugin, the standard shape set's TFLOP/s per shape
+and type, with the date, device and command of the run, and where peers are present the best
+peer of each cell and the ratio to it.
+
+    python3 bench/results/make_results.py RECORDS.jsonl [RECORDS.jsonl ...]
+        [--peers peers.json|peers.txt] [--command 'THE COMMAND THAT RAN'] [--out bench/RESULTS.md]
+        [--shapes configs/llm-shapes.toml] [--peer-plugins cublas,cusparselt]
+
+RECORDS: JSON lines written by `spmma run|gemm --json` (core/lib/src/record.cpp). A plugin's figure
+in a cell is its fastest verified record there (sm80's device script times several kernels per
+cell); a cell with records but none verified shows their status instead of a figure.
+--peers: shared/bench/peers.py's peers.json, or its printed table when only that was kept
+(whole TFLOP/s). Peers of a plugin: the other --peer-plugins found in the records (the vendor
+libraries) and PyTorch's dense and cuSPARSELt columns.
+Standard cells: the shapes and types of --shapes (m, n, k as integers or lists) with A and B of
+that type, f32 or s32 accumulation, and the file's `dist`; every other record is counted, not
+tabulated. Python 3.11+ standard library only (tomllib). Exit status 2 on bad input, naming the
+file, line and key."""
+import argparse
+import ast
+import json
+import re
+import sys
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    tomllib = None
+
+WIDE_ACC = ("f32", "s32")  # the accumulators of the standard set (no f16 accumulation)
+
+
+class InputError(Exception):
+    pass
+
+
+def dig(obj, *keys):
+    """obj[k0][k1]... or None where a level is missing or not an object."""
+    for k in keys:
+        if not isinstance(obj, dict) or k not in obj:
+            return None
+        obj = obj[k]
+    return obj
+
+
+def number(v):
+    """A finite number, or None (records write NaN/Inf as strings)."""
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return float(v) if v == v and abs(v) != float("inf") else None
+
+
+# ---- inputs -------------------------------------------------------------------------------
+
+def read_shapes(path):
+    """(shapes in file order as (m, n, k), types, dist) of a workload file of integer sizes."""
+    if tomllib is None:
+        raise InputError(f"{path}: reading TOML needs Python 3.11 or newer (tomllib)")
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise InputError(f"{path}: {e}")
+    defaults = doc.get("defaults", {})
+
+    def as_list(entry, key, where):
+        v = entry.get(key, defaults.get(key))
+        if v is None:
+            raise InputError(f"{path}: {where}: {key}: missing")
+        vs = v if isinstance(v, list) else [v]
+        want = str if key == "dtype" else int
+        if not vs or not all(isinstance(x, want) and not isinstance(x, bool) for x in vs):
+            raise InputError(f"{path}: {where}: {key}: expected {want.__name__} or a list of them "
+                             f"(size ranges are not read here), got {v!r}")
+        return vs
+
+    shapes, types = [], []
+    for table in ("problem", "sweep"):
+        for i, entry in enumerate(doc.get(table, [])):
+            where = f"[[{table}]] {entry.get('name', i + 1)}"
+            for t in as_list(entry, "dtype", where):
+                if t not in types:
+                    types.append(t)
+            for m in as_list(entry, "m", where):
+                for n in as_list(entry, "n", where):
+                    for k in as_list(entry, "k", where):
+                        if (m, n, k) not in shapes:
+                            shapes.append((m, n, k))
+    if not shapes:
+        raise InputError(f"{path}: no [[problem]] or [[sweep]] entries")
+    return shapes, types, defaults.get("dist")
+
+
+def read_records(paths):
+    records = []
+    for path in paths:
+        try:
+            f = open(path, encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"{path}: {e.strerror}")
+        with f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                where = f"{path}:{lineno}"
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise InputError(f"{where}: not a JSON record: {e.msg} (column {e.colno})")
+                if not isinstance(r, dict):
+                    raise InputError(f"{where}: not a JSON object")
+                for keys in (("problem", "m"), ("problem", "n"), ("problem", "k"),
+                             ("problem", "a_type"), ("plugin", "name"), ("status",)):
+                    if dig(r, *keys) is None:
+                        raise InputError(f"{where}: key {'.'.join(keys)} is missing")
+                for key in ("m", "n", "k"):
+                    v = r["problem"][key]
+                    if isinstance(v, bool) or not isinstance(v, int):
+                        raise InputError(f"{where}: key problem.{key}: expected an integer, got {v!r}")
+                r["_where"] = where
+                records.append(r)
+    return records
+
+
+PEER_LINE = re.compile(r"^\s*(\d+)x(\d+)x(\d+)\s+(\S+)\s+dense\s+(\S+)\s+cusparselt\s+(\S+)\s+TFLOP/s\s*$")
+
+
+def read_peers(path):
+    """(info, {(m, n, k, dtype): {"dense": x, "cusparselt": y}}, exact) from peers.json or from
+    the table peers.py prints (exact = False: whole TFLOP/s)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise InputError(f"{path}: {e.strerror}")
+    if text.lstrip().startswith("{") and not text.lstrip().startswith("{'"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise InputError(f"{path}:{e.lineno}: not JSON: {e.msg}")
+        rows = data.get("rows") if isinstance(data, dict) else None
+        if not isinstance(rows, list):
+            raise InputError(f"{path}: key rows: missing or not a list")
+        cells = {}
+        for i, row in enumerate(rows):
+            try:
+                key = (int(row["m"]), int(row["n"]), int(row["k"]), str(row["dtype"]))
+            except (KeyError, TypeError, ValueError) as e:
+                raise InputError(f"{path}: rows[{i}]: key {e} missing or not a number")
+            cells[key] = {"dense": number(row.get("dense")), "cusparselt": number(row.get("cusparselt"))}
+        info = data.get("info") if isinstance(data.get("info"), dict) else {}
+        return info, cells, True
+    info, cells = {}, {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if lineno == 1 and line.startswith("{"):
+            try:
+                info = ast.literal_eval(line)
+            except (ValueError, SyntaxError):
+                raise InputError(f"{path}:1: the first line is not peers.py's info dictionary")
+            continue
+        m = PEER_LINE.match(line)
+        if m:
+            def val(s):
+                try:
+                    return number(float(s))
+                except ValueError:
+                    raise InputError(f"{path}:{lineno}: {s!r} is not a number")
+            cells[(int(m[1]), int(m[2]), int(m[3]), m[4])] = {"dense": val(m[5]), "cusparselt": val(m[6])}
+    if not cells:
+        raise InputError(f"{path}: no peer rows (neither peers.json nor peers.py's printed table)")
+    return info, cells, False
+
+
+# ---- tabulation ---------------------------------------------------------------------------
+
+def cell_type(r):
+    a, b = dig(r, "problem", "a_type"), dig(r, "problem", "b_type") or dig(r, "problem", "a_type")
+    return a if a == b else f"{a}x{b}"
+
+
+def standard_key(r, shapes, types, dist):
+    p = r["problem"]
+    key = (p["m"], p["n"], p["k"], cell_type(r))
+    if key[:3] not in shapes or key[3] not in types:
+        return None
+    if p.get("acc_type", WIDE_ACC[0]) not in WIDE_ACC:
+        return None
+    if dist is not None and p.get("dist", dist) != dist:
+        return None
+    return key
+
+
+def tabulate(records, shapes, types, dist):
+    """({plugin: {cell: [records]}}, plugin order, outside count)."""
+    by_plugin, order, outside = {}, [], 0
+    for r in records:
+        key = standard_key(r, shapes, types, dist)
+        if key is None:
+            outside += 1
+            continue
+        name = r["plugin"]["name"]
+        if name not in by_plugin:
+            by_plugin[name] = {}
+            order.append(name)
+        by_plugin[name].setdefault(key, []).append(r)
+    return by_plugin, order, outside
+
+
+def best(rs):
+    """(tflops, record) of the fastest verified record, or (None, None)."""
+    ok = [(number(dig(r, "timing", "tflops")), r) for r in rs if r.get("status") == "verified"]
+    ok = [(t, r) for t, r in ok if t is not None]
+    return max(ok, key=lambda x: x[0]) if ok else (None, None)
+
+
+PEER_LABEL = {"cublas": "cuBLAS plugin", "cusparselt": "cuSPARSELt plugin"}
+
+
+def peers_of(plugin, key, by_plugin, peer_plugins, peer_cells):
+    out = []
+    for p in peer_plugins:
+        if p != plugin and p in by_plugin:
+            t, _ = best(by_plugin[p].get(key, []))
+            if t is not None:
+                out.append((t, PEER_LABEL.get(p, f"{p} plugin")))
+    row = peer_cells.get(key, {}) if peer_cells else {}
+    for col, label in (("dense", "PyTorch dense"), ("cusparselt", "PyTorch cuSPARSELt")):
+        if row.get(col) is not None:
+            out.append((row[col], label))
+    return max(out, key=lambda x: x[0]) if out else None
+
+
+# ---- output -------------------------------------------------------------------------------
+
+def span(values):
+    values = sorted(set(v for v in values if v))
+    if not values:
+        return "not recorded"
+    return values[0] if len(values) == 1 else f"{values[0]} to {values[-1]}"
+
+
+def header(records, args, peer_info, peer_exact, shapes, types, dist, outside):
+    stamps = [r.get("timestamp") for r in records if isinstance(r.get("timestamp"), str)]
+    dates = span(s[:10] for s in stamps)
+    times = span(s[11:16] for s in stamps if len(s) >= 16)
+    devices = sorted({f"{dig(r, 'device', 'name')} ({dig(r, 'device', 'arch')}, driver "
+                      f"{dig(r, 'device', 'driver')})" for r in records if dig(r, "device", "name")})
+    lines = [
+        "# Results: the standard shape set",
+        "",
+        "Generated by `bench/results/make_results.py` from the records named below; do not edit by",
+        "hand (bench/results/README.md has the command that regenerates it).",
+        "",
+        f"- Date: {dates}" + (f" ({times} UTC)" if stamps and times != "not recorded" else ""),
+        f"- Device: {'; '.join(devices) if devices else 'not recorded'}",
+        f"- Command: `{args.command}`" if args.command else
+        "- Command: not given (each record's `command` field reruns that record)",
+        f"- Records: {', '.join(f'`{p}`' for p in args.records)}:\n  {len(records)} records, "
+        f"{len(records) - outside} in the standard set, {outside} outside it (not tabulated)",
+    ]
+    if args.peers:
+        what = ", ".join(f"{k} {v}" for k, v in peer_info.items()) if peer_info else "no info line"
+        lines.append(f"- Peers: `{args.peers}`\n  (shared/bench/peers.py: {what})" +
+                     ("" if peer_exact else ";\n  its printed table, whole TFLOP/s"))
+    lines += [
+        f"- Shape set: `{args.shapes}`, {len(shapes)} shapes x {len(types)} types "
+        f"({', '.join(types)}),\n  A and B of the type, f32 or s32 accumulation"
+        + (f", `dist = \"{dist}\"`" if dist else ""),
+        "",
+        "TFLOP/s: dense-equivalent, 2·m·n·k / the record's median time. A plugin's figure is its",
+        "fastest verified record in the cell. Best peer: the fastest of the vendor-library plugins",
+        f"({', '.join(args.peer_plugins)}) other than the plugin itself"
+        + (",\nPyTorch's dense and PyTorch's cuSPARSELt" if args.peers else "")
+        + "; ratio = plugin / best peer.",
+    ]
+    return lines
+
+
+def fmt(t):
+    return f"{t:.0f}"
+
+
+def section(plugin, cells, shapes, types, by_plugin, peer_plugins, peer_cells):
+    some = next(r for rs in cells.values() for r in rs)
+    kind = dig(some, "plugin", "kind")
+    title = f"## {plugin}" + (f" ({kind})" if kind else "")
+    with_peers = any(p != plugin and p in by_plugin for p in peer_plugins) or bool(peer_cells)
+    head = "| shape | type | TFLOP/s | kernel |" + (" best peer | peer TFLOP/s | ratio |" if with_peers else "")
+    lines = ["", title, "", head, "|" + "---|" * (head.count("|") - 1)]
+    counted = ahead = 0
+    for m, n, k in shapes:
+        for t in types:
+            key = (m, n, k, t)
+            rs = cells.get(key, [])
+            tf, rec = best(rs)
+            if tf is not None:
+                figure, kernel = fmt(tf), f"`{rec.get('kernel', '')}`"
+            elif rs:
+                figure, kernel = "/".join(sorted({str(r.get("status")) for r in rs})), "(none verified)"
+            else:
+                figure, kernel = "-", "(no record)"
+            row = f"| {m}x{n}x{k} | {t} | {figure} | {kernel} |"
+            if with_peers:
+                peer = peers_of(plugin, key, by_plugin, peer_plugins, peer_cells)
+                if peer and tf is not None:
+                    counted += 1
+                    ahead += tf > peer[0]
+                    row += f" {peer[1]} | {fmt(peer[0])} | {tf / peer[0]:.2f} |"
+                elif peer:
+                    row += f" {peer[1]} | {fmt(peer[0])} | - |"
+                else:
+                    row += " - | - | - |"
+            lines.append(row)
+    if with_peers and counted:
+        lines += ["", f"Faster than the best peer at {ahead} of {counted} cells."]
+    return lines
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("records", nargs="+", help="spmma JSON-lines record files")
+    ap.add_argument("--peers", help="peers.json (or printed table) of shared/bench/peers.py")
+    ap.add_argument("--command", help="the command that produced the records, stated in the output")
+    ap.add_argument("--shapes", default="configs/llm-shapes.toml", help="the standard shape set")
+    ap.add_argument("--peer-plugins", default="cublas,cusparselt", help="plugins that count as peers")
+    ap.add_argument("--out", help="output file (default: standard output)")
+    args = ap.parse_args(argv)
+    args.peer_plugins = [p for p in args.peer_plugins.split(",") if p]
+    try:
+        shapes, types, dist = read_shapes(args.shapes)
+        records = read_records(args.records)
+        peer_info, peer_cells, peer_exact = read_peers(args.peers) if args.peers else ({}, {}, True)
+    except InputError as e:
+        print(f"make_results.py: {e}", file=sys.stderr)
+        return 2
+    by_plugin, order, outside = tabulate(records, shapes, types, dist)
+    order.sort(key=lambda p: p in args.peer_plugins)  # spmma's own plugins first, then the peers
+    lines = header(records, args, peer_info, peer_exact, shapes, types, dist, outside)
+    if not order:
+        lines += ["", "No record falls in the standard set."]
+    for plugin in order:
+        lines += section(plugin, by_plugin[plugin], shapes, types, by_plugin, args.peer_plugins, peer_cells)
+    text = "\n".join(lines) + "\n"
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,170 @@
+// bench/results/make_results.py, run with python3 on the hand-made records of sample/ (and on the
+// kept standard-set records, which must reproduce bench/RESULTS.md): the table it writes, what it
+// leaves out, and the errors it gives on bad input.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = SPMMA_SOURCE_DIR;
+const fs::path kSample = kSource / "tests" / "bench" / "sample";
+
+fs::path scratch(const std::string& name) {
+    auto dir = fs::path(SPMMA_BINARY_DIR) / "test-scratch" / name;
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+std::string slurp(const fs::path& f) {
+    std::ifstream in(f, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct Run {
+    int status = -1;
+    std::string out, err;
+};
+
+// "cd SOURCE && python3 bench/results/make_results.py ARGS > DIR/out 2> DIR/err".
+Run make_results(const std::string& args, const fs::path& dir) {
+    std::ostringstream cmd;
+    cmd << "cd '" << kSource.string() << "' && python3 bench/results/make_results.py " << args << " > '"
+        << (dir / "out").string() << "' 2> '" << (dir / "err").string() << "'";
+    const int raw = std::system(cmd.str().c_str());
+    Run r;
+    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+    r.out = slurp(dir / "out");
+    r.err = slurp(dir / "err");
+    return r;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+    return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+}
+
+const std::string kSampleArgs =
+    "tests/bench/sample/records.jsonl --shapes tests/bench/sample/shapes.toml --command 'sample command'";
+
+// The tables only (from the first plugin's heading on).
+std::string tables(const std::string& text) {
+    const auto at = text.find("\n## ");
+    return at == std::string::npos ? std::string() : text.substr(at);
+}
+
+}  // namespace
+
+TEST_CASE("make_results.py: a plugin's figure is its fastest verified record, never a faster failed one") {
+    const auto dir = scratch("make_results_best");
+    const Run r = make_results(kSampleArgs + " --peers tests/bench/sample/peers.json", dir);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(has_line(r.out, "| 4096x4096x4096 | f16 | 1100 | `sm90a_f16f16_f32_256x192x64_c2x1_s5` | "
+                          "cuSPARSELt plugin | 1050 | 1.05 |"));
+    CHECK(r.out.find("1300") == std::string::npos);
+}
+
+TEST_CASE("make_results.py: the best peer is the fastest of the other peer plugins and PyTorch's columns, ratio to it") {
+    const auto dir = scratch("make_results_peers");
+    const Run r = make_results(kSampleArgs + " --peers tests/bench/sample/peers.json", dir);
+    REQUIRE(r.status == 0);
+    // PyTorch dense beats the cuSPARSELt plugin at this cell.
+    CHECK(has_line(r.out, "| 8192x8192x8192 | bf16 | 1213 | `sm90a_bf16bf16_f32_128x256x64_c2x1_s5` | "
+                          "PyTorch dense | 1250 | 0.97 |"));
+    // A peer plugin's own section compares it with the other peer plugin, never with itself.
+    CHECK(has_line(r.out, "| 4096x4096x4096 | f16 | 1050 | `cusparselt_f16f16_f32acc_alg25` | "
+                          "cuBLAS plugin | 780 | 1.35 |"));
+    CHECK(has_line(r.out, "Faster than the best peer at 1 of 2 cells."));
+    // spmma's plugins come before the peers' sections.
+    CHECK(r.out.find("\n## sm90a (sparse)") < r.out.find("\n## cusparselt (sparse)"));
+}
+
+TEST_CASE("make_results.py: a cell whose records did not verify shows their status, a cell without records says so") {
+    const auto dir = scratch("make_results_status");
+    const Run r = make_results(kSampleArgs, dir);
+    REQUIRE(r.status == 0);
+    CHECK(has_line(r.out, "| 8192x8192x8192 | s8 | error | (none verified) | - | - | - |"));
+    CHECK(has_line(r.out, "| 8192x8192x8192 | f16 | - | (no record) | - | - | - |"));
+}
+
+TEST_CASE("make_results.py: the header states date, device, command and how many records fall outside the standard set") {
+    const auto dir = scratch("make_results_header");
+    const Run r = make_results(kSampleArgs, dir);
+    REQUIRE(r.status == 0);
+    CHECK(has_line(r.out, "- Date: 2026-11-23 (18:01 to 18:03 UTC)"));
+    CHECK(has_line(r.out, "- Device: NVIDIA H200 (sm_90, driver 13.0)"));
+    CHECK(has_line(r.out, "- Command: `sample command`"));
+    // --dist int, a 1000^3 problem and f16 accumulation are outside; a field it does not know is not an error.
+    CHECK(has_line(r.out, "  11 records, 8 in the standard set, 3 outside it (not tabulated)"));
+}
+
+TEST_CASE("make_results.py: peers.py's printed table gives the same tables as its peers.json") {
+    const auto dir_json = scratch("make_results_peers_json");
+    const auto dir_text = scratch("make_results_peers_text");
+    const Run j = make_results(kSampleArgs + " --peers tests/bench/sample/peers.json", dir_json);
+    const Run t = make_results(kSampleArgs + " --peers tests/bench/sample/peers.txt", dir_text);
+    REQUIRE(j.status == 0);
+    REQUIRE(t.status == 0);
+    REQUIRE_FALSE(tables(j.out).empty());
+    CHECK(tables(j.out) == tables(t.out));
+    CHECK(has_line(t.out, "  its printed table, whole TFLOP/s"));
+}
+
+TEST_CASE("make_results.py: bad input exits 2 naming the file, line and key") {
+    const auto dir = scratch("make_results_bad");
+    {
+        std::ofstream f(dir / "bad.jsonl");
+        f << slurp(kSample / "records.jsonl").substr(0, slurp(kSample / "records.jsonl").find('\n') + 1)
+          << "{\"status\": \"verified\", \"problem\": {\"m\": 1\n";
+    }
+    Run r = make_results((dir / "bad.jsonl").string() + " --shapes tests/bench/sample/shapes.toml", dir);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("bad.jsonl:2: not a JSON record") != std::string::npos);
+
+    {
+        std::ofstream f(dir / "nokey.jsonl");
+        f << "{\"status\": \"verified\", \"plugin\": {\"name\": \"sm90a\"}, \"problem\": {\"n\": 1, \"k\": 1, "
+             "\"a_type\": \"f16\"}}\n";
+    }
+    r = make_results((dir / "nokey.jsonl").string() + " --shapes tests/bench/sample/shapes.toml", dir);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("nokey.jsonl:1: key problem.m is missing") != std::string::npos);
+
+    {
+        std::ofstream f(dir / "peers.txt");
+        f << "no table here\n";
+    }
+    r = make_results(kSampleArgs + " --peers " + (dir / "peers.txt").string(), dir);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("peers.txt: no peer rows") != std::string::npos);
+
+    {
+        std::ofstream f(dir / "shapes.toml");
+        f << "version = 1\n[[sweep]]\nm = \"1024:4096:*2\"\nn = 1\nk = 1\ndtype = \"f16\"\n";
+    }
+    r = make_results(std::string("tests/bench/sample/records.jsonl --shapes ") + (dir / "shapes.toml").string(), dir);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("shapes.toml: [[sweep]] 1: m: expected int") != std::string::npos);
+}
+
+TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULTS.md as checked in") {
+    const auto dir = scratch("make_results_results_md");
+    const std::string kept = "bench/results/2026-11-23-h200-standard-set-peers/";
+    const Run r = make_results(kept + "baselines.jsonl --peers " + kept + "peers.txt --command "
+                               "'PLUGINS=sm90a,cublas,cusparselt STAGES=shapes,peers,compare bench/baselines/device.sh'",
+                               dir);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out == slurp(kSource / "bench" / "RESULTS.md"));
+}
