@@ -24,9 +24,11 @@ std::vector<PooledRecord> pool(const std::vector<StoredRecord>& records) {
         PooledRecord& p = out[it->second];
         ++p.count;
         std::vector<double> times = std::move(p.record.times_ms);
+        const int dropped = p.record.dropped_times + r.dropped_times;
         if (r.ran()) times.insert(times.end(), r.times_ms.begin(), r.times_ms.end());
         if (severity(r) > severity(p.record)) p.record = r;
         p.record.times_ms = std::move(times);
+        p.record.dropped_times = dropped;
     }
     for (auto& p : out)
         if (p.count > 1 && !p.record.times_ms.empty()) p.record.median_ms = median_of(p.record.times_ms);
@@ -89,6 +91,8 @@ void judge(CompareRow& row, const CompareOptions& opt) {
         default: row.detail = fmt::format("interval {} reaches across +-{:g}%", range, t); break;
     }
     if (n.status != o.status) row.detail += fmt::format("; was {}, now {}", o.status, n.status);
+    if (o.dropped_times + n.dropped_times > 0)
+        row.detail += fmt::format("; non-finite times left out: {} old, {} new", o.dropped_times, n.dropped_times);
 }
 
 void count(CompareResult& r, const CompareRow& row) {

@@ -101,7 +101,7 @@ std::string format_compare_table(const CompareResult& r) {
     std::string failing;
     for (const auto& row : r.rows)
         if (row.fails)
-            failing += fmt::format("  {} | {} | {}: {} {}\n", row.new_side.record.label, row.new_side.record.plugin, row.new_side.record.kernel,
+            failing += fmt::format("  {} | {} | {}: {}: {}\n", row.new_side.record.label, row.new_side.record.plugin, row.new_side.record.kernel,
                                    row.verdict, row.detail);
     if (!failing.empty()) out += "\nregressions and failures:\n" + failing;
     if (r.too_noisy > 0)

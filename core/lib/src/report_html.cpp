@@ -139,8 +139,21 @@ std::string summary_section(const Records& rs, const ReportOptions& opt) {
     return out;
 }
 
-std::string throughput_section(const std::vector<const StoredRecord*>& best, bool devices, Styles& styles, int& charts) {
-    std::string out = "<h2 id=\"throughput\">Throughput</h2>\n";
+// Records that ran but have no usable time (every one non-finite): named, since no chart shows them.
+std::string untimed_note(const Records& rs) {
+    std::string list;
+    int n = 0;
+    for (const auto& r : rs)
+        if (r.ran() && !(r.median_ms > 0 && std::isfinite(r.tflops())))
+            list += fmt::format("<li>{} | {} | {} ({}:{})</li>", e(r.label), e(r.plugin), e(r.kernel), e(r.file), r.line), ++n;
+    if (n == 0) return "";
+    return fmt::format("<p>{} record{} ran without a usable time (no finite, positive iteration time) and {} in no chart:</p>\n<ul>{}</ul>\n", n,
+                       n == 1 ? "" : "s", n == 1 ? "is" : "are", list);
+}
+
+std::string throughput_section(const std::vector<const StoredRecord*>& best, const std::string& untimed, bool devices, Styles& styles,
+                               int& charts) {
+    std::string out = "<h2 id=\"throughput\">Throughput</h2>\n" + untimed;
     if (best.empty()) return out + "<p>No record ran with a time.</p>\n";
     out += "<p>Each point is one plugin's fastest kernel on one problem: dense-equivalent TFLOP/s (2&#183;m&#183;n&#183;k / median "
            "time). Hover a point for the problem and kernel.</p>\n";
@@ -287,7 +300,7 @@ HtmlReport render_html_report(const Records& rs, const ReportOptions& opt) {
                                    e(SPMMA_VERSION), e(opt.generated));
     body += summary_section(rs, opt);
     Styles styles;
-    body += throughput_section(best, devices, styles, rep.charts);
+    body += throughput_section(best, untimed_note(rs), devices, styles, rep.charts);
     rep.baseline = choose_baseline(rs, opt.baseline);
     if (!rep.baseline.empty()) body += speedup_section(best, rep.baseline, devices, styles, rep.charts);
     else body += "<h2 id=\"speedup\">Speedup</h2>\n<p>No baseline plugin: <code>spmma report --baseline PLUGIN</code> adds this section.</p>\n";

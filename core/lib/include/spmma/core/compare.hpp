@@ -15,6 +15,10 @@
 // A record that ran (verified or unverified) and now fails, errs or is skipped is a regression
 // even when it is faster; one that failed and still fails is a failure too; so is a failed
 // record found only in the new file.
+// JUnit (compare_junit): one test case per matched record; regressions and failures are
+// <failure>s, a too-noisy comparison is <skipped> (no verdict: neither passed nor failed, but
+// counted and listed by Jenkins and GitLab), records in one file only are <skipped> too except a
+// failing one only in the new file (<failure>).
 #pragma once
 
 #include <spmma/core/junit.hpp>
