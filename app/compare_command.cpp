@@ -20,7 +20,7 @@ public:
         cmd_ = app.add_subcommand("compare", "Compare two record files (--json output) of the same workload: exit 1 on a regression");
         cmd_->add_option("old", old_, "Records of the reference run")->required();
         cmd_->add_option("new", new_, "Records of the run under test")->required();
-        cmd_->add_option("--confidence", confidence_, "Confidence level of each ratio's interval, in (0, 1)")
+        cmd_->add_option("--confidence", confidence_, "Confidence level of the interval of each ratio new/old (0.5 to 0.999999)")
             ->capture_default_str()
             ->check(CLI::Range(0.5, 0.999999));
         cmd_->add_option("--threshold,--max-slowdown", threshold_,

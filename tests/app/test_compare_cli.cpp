@@ -97,19 +97,30 @@ TEST_CASE("compare exits 1 on a test plugin run 10 % slower and 0 on a rerun of 
     CHECK(count(r.out, "+10.0% slower") == 4);  // two rows, each in the table and the list of regressions
 }
 
-TEST_CASE("compare exits 0 on a rerun of the same cpu-plugin workload", "[cli][compare]") {
-    // NOTES: between two runs of one build this shared 2-core machine moves the cpu plugin's
-    // median by up to 11 % (2026-11-24, 8 rerun pairs of 64x64x64 f16 and s8, 60 iterations,
-    // load average 11: 2 came out "faster" at the default 5 %), more than any interval from the
-    // iterations of one run can see. The threshold of a gate has to exceed the run-to-run drift of
-    // its machine: 30 % here; GPU records drift far less and keep the default.
+TEST_CASE("compare exits 0 on a rerun of the same cpu-plugin workload at a threshold above the machine's drift", "[cli][compare]") {
+    // NOTES: on this shared 2-core machine the cpu plugin's median moves between two processes
+    // of one build by far more than the iterations of either run spread (2026-11-24, 64x64x64
+    // f16 and s8, 60 iterations, one thread): 2 of 8 rerun pairs differed by 8-11 % at load
+    // average 11; 5 of 24 single runs ran f16 1.9x and s8 1.2-1.35x slower throughout, none
+    // of 24 with address-space randomisation off (setarch -R), so the buffers' placement is one
+    // cause; and 1 of 20 pairs without it still had s8 26 % slower. No interval from one run's
+    // iterations can see such a shift, so it would come out "slower" at any threshold below it:
+    // the threshold of a gate has to exceed its machine's run-to-run drift (GPU records drift far
+    // less; the pace plugin's test above checks a rerun at the defaults). Here: 30 %, and up to
+    // three rerun pairs, since about one pair in six still lands in a slow placement.
     const std::string args = "--m 64 --n 64 --k 64 --dtype f16,s8 --iterations 60 --warmup 5";
-    const std::string a = cpu_records("rerun_a.jsonl", args), b = cpu_records("rerun_b.jsonl", args);
-    const auto r = spmma_cli("compare " + a + " " + b + " --threshold 30");
-    INFO(r.out);
-    CHECK(r.code == 0);
-    CHECK(count(r.out, "SLOWER") == 0);
-    CHECK_THAT(r.out, Catch::Contains("2 matched"));
+    std::string tries;
+    int code = -1;
+    for (int attempt = 0; attempt < 3 && code != 0; ++attempt) {
+        const std::string a = cpu_records("rerun_a.jsonl", args), b = cpu_records("rerun_b.jsonl", args);
+        const auto r = spmma_cli("compare " + a + " " + b + " --threshold 30");
+        code = r.code;
+        tries += r.out + "\n";
+        CHECK_THAT(r.out, Catch::Contains("2 matched"));
+        CHECK(count(r.out, "REGRESSION") + count(r.out, "FAILING") == 0);
+    }
+    INFO(tries);
+    CHECK(code == 0);
 }
 
 TEST_CASE("a verified record that now fails is a regression even when it is faster", "[cli][compare]") {
