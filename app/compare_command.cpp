@@ -1,10 +1,13 @@
-// spmma compare OLD NEW: two record files -> a verdict per matched record and an exit code.
+// spmma compare OLD NEW: two record files -> a verdict per matched record and an exit code
+// (0 nothing regressed, 1 a regression or failure, 2 bad usage or an unreadable file, 3 nothing
+// matched). The statistics and the rules are in core (compare.hpp, timing_stats.hpp).
 #include "command.hpp"
 
 #include <spmma/core/compare.hpp>
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
@@ -14,28 +17,58 @@ namespace {
 class CompareCommand final : public Command {
 public:
     explicit CompareCommand(CLI::App& app) {
-        cmd_ = app.add_subcommand("compare", "Compare two record files (--json output): exit 1 on a regression");
-        cmd_->add_option("old", old_, "Records of the reference run")->required()->check(CLI::ExistingFile);
-        cmd_->add_option("new", new_, "Records of the run under test")->required()->check(CLI::ExistingFile);
-        cmd_->add_option("--max-slowdown", max_slowdown_, "Allowed slowdown of a matched record, in percent")->capture_default_str();
+        cmd_ = app.add_subcommand("compare", "Compare two record files (--json output) of the same workload: exit 1 on a regression");
+        cmd_->add_option("old", old_, "Records of the reference run")->required();
+        cmd_->add_option("new", new_, "Records of the run under test")->required();
+        cmd_->add_option("--confidence", confidence_, "Confidence level of the interval of each ratio new/old (0.5 to 0.999999)")
+            ->capture_default_str()
+            ->check(CLI::Range(0.5, 0.999999));
+        cmd_->add_option("--threshold,--max-slowdown", threshold_,
+                         "Smallest change in percent that counts: within it a record is \"same\"")
+            ->capture_default_str()
+            ->check(CLI::Range(0.0, 1000.0));
+        cmd_->add_option("--markdown", markdown_, "Also write the comparison as Markdown to this file");
+        cmd_->add_option("--junit", junit_, "Also write JUnit XML (one test case per record) to this file");
+        cmd_->footer(
+            "Verdicts: slower / faster when the whole interval of new/old lies beyond +-threshold, same when it lies within, too "
+            "noisy when it reaches across. A record that verified and now fails, errs or is skipped is a regression; one that "
+            "still fails is a failure. Exit codes: 0 no regression, 1 a regression or failure, 2 bad usage or an unreadable "
+            "file, 3 nothing matched.");
     }
     CLI::App* subcommand() const override { return cmd_; }
+
     int execute() override {
+        CompareResult r;
         try {
-            const CompareResult r = compare_records(old_, new_, max_slowdown_ / 100.0);
-            std::cout << format_compare(r, max_slowdown_ / 100.0);
-            if (r.rows.empty()) return 3;
-            return r.regressions ? 1 : 0;
+            r = compare_files(old_, new_, CompareOptions{confidence_, threshold_ / 100.0});
+        } catch (const RecordFileError& e) {
+            fmt::print(stderr, "spmma compare: {}\n", e.what());
+            return kExitUsage;
+        }
+        std::cout << format_compare_table(r) << std::flush;
+        try {
+            if (!markdown_.empty()) write_text(markdown_, format_compare_markdown(r));
+            if (!junit_.empty()) write_junit(junit_, "spmma compare", compare_junit(r));
         } catch (const std::runtime_error& e) {
             fmt::print(stderr, "spmma compare: {}\n", e.what());
             return kExitUsage;
         }
+        if (r.rows.empty()) fmt::print(stderr, "spmma compare: no record of {} matches one of {}\n", new_, old_);
+        return r.exit_code();
     }
 
 private:
+    static void write_text(const std::string& path, const std::string& text) {
+        std::ofstream f(path, std::ios::out | std::ios::trunc);
+        f << text;
+        f.close();
+        if (!f) throw std::runtime_error(fmt::format("cannot write {}", path));
+    }
+
     CLI::App* cmd_;
-    std::string old_, new_;
-    double max_slowdown_ = 5.0;
+    std::string old_, new_, markdown_, junit_;
+    double confidence_ = 0.99;
+    double threshold_ = 5.0;
 };
 
 }  // namespace

@@ -4,18 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build g++ libboost-dev libcli11-dev libfmt-dev catch2 libtomlplusplus-dev nlohmann-json3-dev)
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "spmma: installing the Debian packages ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -ne 0 ] && sudo=sudo
-  $sudo apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"
-fi
+source scripts/debian-packages.sh
+install_missing_debian_packages cmake ninja-build g++ libboost-dev libcli11-dev libfmt-dev catch2 libtomlplusplus-dev nlohmann-json3-dev
 
 cmake --preset default
 cmake --build --preset default -j "$(nproc)"

@@ -1,97 +1,195 @@
 #include <spmma/core/compare.hpp>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include <fstream>
 #include <map>
-#include <stdexcept>
 
 namespace spmma {
 namespace {
 
-struct Entry {
-    std::string status;
-    double median_ms = 0;
-};
+// failed, error, unknown > verified, unverified > skipped: the status a pooled key keeps.
+int severity(const StoredRecord& r) { return r.bad() ? 2 : r.ran() ? 1 : 0; }
 
-// key -> entry, in file order of first appearance
-std::vector<std::pair<std::string, Entry>> read_records(const std::filesystem::path& file) {
-    std::ifstream in(file);
-    if (!in) throw std::runtime_error(fmt::format("{}: cannot open", file.string()));
-    std::vector<std::pair<std::string, Entry>> out;
-    std::string line;
-    int n = 0;
-    while (std::getline(in, line)) {
-        ++n;
-        if (line.empty()) continue;
-        nlohmann::json j;
-        try {
-            j = nlohmann::json::parse(line);
-            const std::string key = fmt::format("{} | {} | {}", j.at("problem").at("label").get<std::string>(),
-                                                j.at("plugin").at("name").get<std::string>(), j.at("kernel").get<std::string>());
-            Entry e;
-            e.status = j.at("status").get<std::string>();
-            if (j.contains("timing") && j["timing"]["median_ms"].is_number()) e.median_ms = j["timing"]["median_ms"].get<double>();
-            out.emplace_back(key, e);
-        } catch (const std::exception& ex) {
-            throw std::runtime_error(fmt::format("{}:{}: not an spmma record: {}", file.string(), n, ex.what()));
+std::vector<PooledRecord> pool(const std::vector<StoredRecord>& records) {
+    std::vector<PooledRecord> out;
+    std::map<std::string, size_t> index;
+    for (const auto& r : records) {
+        const std::string key = r.problem_key + '\x1f' + r.plugin + '\x1f' + r.kernel + '\x1f' + r.device;
+        const auto [it, fresh] = index.emplace(key, out.size());
+        if (fresh) {
+            out.push_back({r, 1});
+            if (!r.ran()) out.back().record.times_ms.clear();
+            continue;
         }
+        PooledRecord& p = out[it->second];
+        ++p.count;
+        std::vector<double> times = std::move(p.record.times_ms);
+        const int dropped = p.record.dropped_times + r.dropped_times;
+        if (r.ran()) times.insert(times.end(), r.times_ms.begin(), r.times_ms.end());
+        if (severity(r) > severity(p.record)) p.record = r;
+        p.record.times_ms = std::move(times);
+        p.record.dropped_times = dropped;
     }
+    for (auto& p : out)
+        if (p.count > 1 && !p.record.times_ms.empty()) p.record.median_ms = median_of(p.record.times_ms);
     return out;
+}
+
+StatusChange status_change(const StoredRecord& o, const StoredRecord& n) {
+    if (o.ran()) return n.ran() ? StatusChange::BothRan : n.bad() ? StatusChange::Broke : StatusChange::Lost;
+    if (o.bad()) return n.ran() ? StatusChange::Fixed : n.bad() ? StatusChange::StillBad : StatusChange::NoLongerBad;
+    return n.ran() ? StatusChange::NewlyRan : n.bad() ? StatusChange::NowBad : StatusChange::BothSkipped;
+}
+
+std::string percent(double ratio) { return fmt::format("{:+.1f}%", 100 * (ratio - 1)); }
+
+// Fills timing, verdict and detail of a row whose statuses are known.
+void judge(CompareRow& row, const CompareOptions& opt) {
+    const StoredRecord &o = row.old_side.record, &n = row.new_side.record;
+    switch (row.status) {
+        case StatusChange::Broke:
+        case StatusChange::Lost:
+            row.fails = true;
+            row.verdict = "REGRESSION";
+            row.detail = fmt::format("was {}, now {}", o.status, n.status_line());
+            return;
+        case StatusChange::StillBad:
+        case StatusChange::NowBad:
+            row.fails = true;
+            row.verdict = "FAILING";
+            row.detail = row.status == StatusChange::StillBad ? "still " + n.status_line() : fmt::format("{} (was skipped)", n.status_line());
+            return;
+        case StatusChange::Fixed: row.verdict = "fixed"; row.detail = fmt::format("was {}, now {}", o.status_line(), n.status); return;
+        case StatusChange::NewlyRan: row.verdict = "runs now"; row.detail = fmt::format("was skipped: {}", o.reason); return;
+        case StatusChange::BothSkipped: row.verdict = "skipped"; row.detail = n.reason; return;
+        case StatusChange::NoLongerBad: row.verdict = "skipped"; row.detail = fmt::format("was {}, now skipped: {}", o.status, n.reason); return;
+        case StatusChange::BothRan: break;
+    }
+    if (o.times_ms.empty() || n.times_ms.empty()) {
+        row.timing = TimingVerdict::TooNoisy;
+        row.verdict = to_string(row.timing);
+        row.detail = fmt::format("no iteration times in the {} record", o.times_ms.empty() ? "old" : "new");
+        return;
+    }
+    row.interval = ratio_interval(o.times_ms, n.times_ms, opt.confidence);
+    row.timing = judge_timing(row.interval, opt.threshold);
+    row.verdict = to_string(row.timing);
+    const RatioInterval& ci = row.interval;
+    if (!ci.defined) {
+        row.detail = fmt::format("{} and {} iterations cannot give a {:g}% interval", ci.n_old, ci.n_new, 100 * opt.confidence);
+        return;
+    }
+    const std::string range = fmt::format("{} .. {}", percent(ci.lower), percent(ci.upper));
+    const double t = 100 * opt.threshold;
+    switch (row.timing) {
+        case TimingVerdict::Slower:
+            row.fails = true;
+            row.detail = fmt::format("{} slower; interval {} lies above +{:g}%", percent(ci.estimate), range, t);
+            break;
+        case TimingVerdict::Faster: row.detail = fmt::format("interval {} lies below -{:g}%", range, t); break;
+        case TimingVerdict::Same: row.detail = fmt::format("interval {} within +-{:g}%", range, t); break;
+        default: row.detail = fmt::format("interval {} reaches across +-{:g}%", range, t); break;
+    }
+    if (n.status != o.status) row.detail += fmt::format("; was {}, now {}", o.status, n.status);
+    if (o.dropped_times + n.dropped_times > 0)
+        row.detail += fmt::format("; non-finite times left out: {} old, {} new", o.dropped_times, n.dropped_times);
+}
+
+void count(CompareResult& r, const CompareRow& row) {
+    switch (row.timing) {
+        case TimingVerdict::Slower: ++r.slower; break;
+        case TimingVerdict::Faster: ++r.faster; break;
+        case TimingVerdict::Same: ++r.same; break;
+        case TimingVerdict::TooNoisy: ++r.too_noisy; break;
+        case TimingVerdict::NotCompared: break;
+    }
+    r.regressions += row.status == StatusChange::Broke || row.status == StatusChange::Lost || row.timing == TimingVerdict::Slower;
+    r.failures += row.status == StatusChange::StillBad || row.status == StatusChange::NowBad;
 }
 
 }  // namespace
 
-CompareResult compare_records(const std::filesystem::path& old_file, const std::filesystem::path& new_file, double max_slowdown) {
-    const auto olds = read_records(old_file);
-    const auto news = read_records(new_file);
-    std::map<std::string, Entry> old_map(olds.begin(), olds.end());
-    std::map<std::string, bool> seen;
+const char* to_string(TimingVerdict v) {
+    switch (v) {
+        case TimingVerdict::NotCompared: return "not compared";
+        case TimingVerdict::Faster: return "faster";
+        case TimingVerdict::Same: return "same";
+        case TimingVerdict::Slower: return "SLOWER";
+        case TimingVerdict::TooNoisy: return "too noisy";
+    }
+    return "?";
+}
+
+TimingVerdict judge_timing(const RatioInterval& ci, double threshold) {
+    if (!ci.defined) return TimingVerdict::TooNoisy;
+    if (ci.lower > 1 + threshold) return TimingVerdict::Slower;
+    if (ci.upper < 1 - threshold) return TimingVerdict::Faster;
+    if (ci.lower >= 1 - threshold && ci.upper <= 1 + threshold) return TimingVerdict::Same;
+    return TimingVerdict::TooNoisy;
+}
+
+int CompareResult::exit_code() const {
+    if (rows.empty()) return 3;
+    return regressions + failures > 0 ? 1 : 0;
+}
+
+std::string CompareResult::method() const {
+    return fmt::format(
+        "change = new/old time per matched record: Hodges-Lehmann estimate over every pair of iterations (log time), with its "
+        "{:g}% distribution-free Mann-Whitney (Moses) interval, exact up to 120 iterations in all; slower / faster: the whole "
+        "interval beyond +{:g}% / -{:g}%; same: the whole interval within; too noisy: it reaches across",
+        100 * options.confidence, 100 * options.threshold, 100 * options.threshold);
+}
+
+CompareResult compare_records(const std::vector<StoredRecord>& old_records, const std::vector<StoredRecord>& new_records,
+                              const CompareOptions& options) {
     CompareResult r;
-    for (const auto& [key, e] : news) {
-        seen[key] = true;
-        const auto it = old_map.find(key);
-        if (it == old_map.end()) {
-            r.only_new.push_back(key);
+    r.options = options;
+    r.old_records = old_records.size();
+    r.new_records = new_records.size();
+    std::vector<PooledRecord> olds = pool(old_records), news = pool(new_records);
+    // Old records by problem, plugin and kernel; the device decides among them.
+    std::map<std::string, std::vector<size_t>> by_key;
+    for (size_t i = 0; i < olds.size(); ++i) {
+        const StoredRecord& o = olds[i].record;
+        by_key[o.problem_key + '\x1f' + o.plugin + '\x1f' + o.kernel].push_back(i);
+    }
+    std::vector<bool> used(olds.size(), false);
+    for (auto& n : news) {
+        const StoredRecord& nr = n.record;
+        const auto it = by_key.find(nr.problem_key + '\x1f' + nr.plugin + '\x1f' + nr.kernel);
+        size_t match = olds.size();
+        if (it != by_key.end()) {
+            for (size_t i : it->second)  // the same device first, then one where either names none
+                if (!used[i] && olds[i].record.device == nr.device) { match = i; break; }
+            if (match == olds.size())
+                for (size_t i : it->second)
+                    if (!used[i] && (olds[i].record.device.empty() || nr.device.empty())) { match = i; break; }
+        }
+        if (match == olds.size()) {
+            r.failures += nr.bad();
+            r.only_new.push_back(std::move(n));
             continue;
         }
+        used[match] = true;
         CompareRow row;
-        row.key = key;
-        row.old_status = it->second.status;
-        row.new_status = e.status;
-        row.old_ms = it->second.median_ms;
-        row.new_ms = e.median_ms;
-        if (row.old_ms > 0 && row.new_ms > 0) row.change = row.new_ms / row.old_ms - 1.0;
-        const bool ran_ok = e.status == "verified" || e.status == "unverified";
-        const bool was_ok = row.old_status == "verified" || row.old_status == "unverified";
-        if (was_ok && !ran_ok) {
-            row.regression = true;
-            row.why = fmt::format("was {}, now {}", row.old_status, row.new_status);
-        } else if (!ran_ok && (e.status == "failed" || e.status == "error")) {
-            row.regression = true;
-            row.why = "still " + e.status;
-        } else if (row.change > max_slowdown) {
-            row.regression = true;
-            row.why = fmt::format("{:.1f}% slower (allowed {:.1f}%)", 100 * row.change, 100 * max_slowdown);
-        }
-        r.regressions += row.regression;
-        r.rows.push_back(row);
+        row.old_side = olds[match];
+        row.new_side = std::move(n);
+        row.status = status_change(row.old_side.record, row.new_side.record);
+        judge(row, options);
+        count(r, row);
+        r.rows.push_back(std::move(row));
     }
-    for (const auto& [key, e] : olds)
-        if (!seen.count(key)) r.only_old.push_back(key);
+    for (size_t i = 0; i < olds.size(); ++i)
+        if (!used[i]) r.only_old.push_back(std::move(olds[i]));
     return r;
 }
 
-std::string format_compare(const CompareResult& r, double max_slowdown) {
-    std::string out = fmt::format("{:<80} {:>10} {:>10} {:>8}  {}\n", "problem | plugin | kernel", "old ms", "new ms", "change", "");
-    for (const auto& row : r.rows)
-        out += fmt::format("{:<80} {:>10.4f} {:>10.4f} {:>+7.1f}%  {}\n", row.key, row.old_ms, row.new_ms, 100 * row.change,
-                           row.regression ? "REGRESSION: " + row.why : (row.new_status == "verified" ? "ok" : row.new_status));
-    for (const auto& k : r.only_old) out += fmt::format("only in the old file: {}\n", k);
-    for (const auto& k : r.only_new) out += fmt::format("only in the new file: {}\n", k);
-    out += fmt::format("\n{} compared, {} regressions (slowdown allowed: {:.1f}%)\n", r.rows.size(), r.regressions, 100 * max_slowdown);
-    return out;
+CompareResult compare_files(const std::filesystem::path& old_file, const std::filesystem::path& new_file, const CompareOptions& options) {
+    CompareResult r = compare_records(read_record_file(old_file), read_record_file(new_file), options);
+    r.old_file = old_file.string();
+    r.new_file = new_file.string();
+    return r;
 }
 
 }  // namespace spmma

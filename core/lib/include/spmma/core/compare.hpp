@@ -1,7 +1,29 @@
-// `spmma compare`: two record files (JSON lines) -> a pass/fail verdict for regression sweeps.
-// Records are matched by problem, plugin and kernel; a match fails when the new record is not
-// verified while the old one was, or is slower than the old by more than the allowed fraction.
+// `spmma compare`: two record files (JSON lines) -> a verdict per matched record and a pass/fail
+// exit code for regression gates.
+//
+// Records match by problem (every field: sizes, types, pattern, scaling, alpha, beta,
+// distribution, seed), plugin and kernel, and by device name where both records name one.
+// Records of one key in one file are pooled (their iterations together). Every iteration's time
+// counts: the ratio new/old comes with a confidence interval (timing_stats.hpp), and the verdict
+// weighs that interval against a threshold T:
+//   slower    the whole interval lies above 1 + T          (a regression)
+//   faster    the whole interval lies below 1 - T
+//   same      the whole interval lies within [1 - T, 1 + T] (a change smaller than T is "same"
+//             even when it is significant)
+//   too noisy the interval reaches across 1 + T or 1 - T: the times cannot tell a change of T
+//             from noise (not a regression; more iterations or a quieter machine decide it)
+// A record that ran (verified or unverified) and now fails, errs or is skipped is a regression
+// even when it is faster; one that failed and still fails is a failure too; so is a failed
+// record found only in the new file.
+// JUnit (compare_junit): one test case per matched record; regressions and failures are
+// <failure>s, a too-noisy comparison is <skipped> (no verdict: neither passed nor failed, but
+// counted and listed by Jenkins and GitLab), records in one file only are <skipped> too except a
+// failing one only in the new file (<failure>).
 #pragma once
+
+#include <spmma/core/junit.hpp>
+#include <spmma/core/stored_record.hpp>
+#include <spmma/core/timing_stats.hpp>
 
 #include <filesystem>
 #include <string>
@@ -9,23 +31,70 @@
 
 namespace spmma {
 
+struct CompareOptions {
+    double confidence = 0.99;  // of the interval of the ratio
+    double threshold = 0.05;   // T, a fraction
+};
+
+enum class TimingVerdict { NotCompared, Faster, Same, Slower, TooNoisy };
+const char* to_string(TimingVerdict v);
+
+// What the statuses of a matched pair say (ran = verified or unverified; bad = failed, error or
+// a status this version does not know).
+enum class StatusChange {
+    BothRan,
+    Broke,        // ran -> bad: regression
+    Lost,         // ran -> skipped: regression (a kernel that stopped running)
+    StillBad,     // bad -> bad: failure
+    NowBad,       // skipped -> bad: failure
+    Fixed,        // bad -> ran
+    NewlyRan,     // skipped -> ran
+    BothSkipped,
+    NoLongerBad,  // bad -> skipped
+};
+
+// A verdict on timings alone: the interval against [1 - threshold, 1 + threshold].
+TimingVerdict judge_timing(const RatioInterval& interval, double threshold);
+
+// One file's records of one key, pooled.
+struct PooledRecord {
+    StoredRecord record;  // the first record of the worst status; times_ms and median_ms pooled
+    int count = 1;        // records pooled
+};
+
 struct CompareRow {
-    std::string key;             // problem label | plugin | kernel
-    std::string old_status, new_status;
-    double old_ms = 0, new_ms = 0;
-    double change = 0;           // new/old - 1 (time), 0 without timings
-    bool regression = false;
-    std::string why;
+    PooledRecord old_side, new_side;
+    StatusChange status = StatusChange::BothRan;
+    RatioInterval interval;  // defined only when both ran and have times
+    TimingVerdict timing = TimingVerdict::NotCompared;
+    bool fails = false;      // fails the gate: a regression or a failure
+    std::string verdict;     // one word or two: "slower", "same", "REGRESSION", "FAILING", ...
+    std::string detail;      // why, in one line
 };
 
 struct CompareResult {
-    std::vector<CompareRow> rows;
-    std::vector<std::string> only_old, only_new;
-    int regressions = 0;
+    CompareOptions options;
+    std::string old_file, new_file;
+    size_t old_records = 0, new_records = 0;
+    std::vector<CompareRow> rows;                     // in the new file's order
+    std::vector<PooledRecord> only_old, only_new;
+    int slower = 0, faster = 0, same = 0, too_noisy = 0, regressions = 0, failures = 0;
+
+    // 0 nothing fails the gate, 1 a regression or failure, 3 nothing matched.
+    int exit_code() const;
+    // The method and its parameters, one sentence (every output states it).
+    std::string method() const;
 };
 
-// Throws std::runtime_error naming file and line for unreadable records.
-CompareResult compare_records(const std::filesystem::path& old_file, const std::filesystem::path& new_file, double max_slowdown);
-std::string format_compare(const CompareResult& r, double max_slowdown);
+CompareResult compare_records(const std::vector<StoredRecord>& old_records, const std::vector<StoredRecord>& new_records,
+                              const CompareOptions& options);
+// Reads both files (RecordFileError naming file and line) and compares them.
+CompareResult compare_files(const std::filesystem::path& old_file, const std::filesystem::path& new_file,
+                            const CompareOptions& options);
+
+// The outputs (compare_output.cpp): a table for the terminal, a Markdown page, JUnit suites.
+std::string format_compare_table(const CompareResult& r);
+std::string format_compare_markdown(const CompareResult& r);
+std::vector<JunitSuite> compare_junit(const CompareResult& r);
 
 }  // namespace spmma

@@ -1,0 +1,52 @@
+// A scatter chart drawn as inline SVG: axes with ticks (linear or log), axis labels, a legend, a
+// marker per point with a tooltip (<title>), an optional horizontal reference line. No script.
+//
+// The markup carries what a checker needs: <svg class="chart" data-series=S data-points=P>, the
+// plot area <rect class="plot-area">, every marker class="point", axes <g class="axis x-axis">
+// and "y-axis" with <g class="tick"> each, the legend <g class="legend"> with one
+// <g class="legend-entry"> per series.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace spmma {
+
+struct ChartPoint {
+    double x = 0, y = 0;
+    std::string tip;  // the marker's tooltip
+};
+
+struct ChartSeries {
+    std::string name;
+    std::vector<ChartPoint> points;
+    int style = -1;  // colour and marker; -1: the series' index (a page keeps a plugin's across charts)
+};
+
+struct ChartAxis {
+    std::string label;
+    bool log = false;
+    bool si = false;  // tick labels with SI prefixes (1k, 10M, 1G, 1T)
+};
+
+struct Chart {
+    std::string title;
+    ChartAxis x, y;
+    std::vector<ChartSeries> series;
+    std::optional<double> reference_y;  // a dashed line across the plot (speedup 1)
+    std::string reference_label;
+};
+
+// Points that cannot be drawn (a non-finite coordinate, or one <= 0 on a log axis) are left out.
+bool drawable(const Chart& c, const ChartPoint& p);
+// The chart as one <svg> element; `id` becomes its id attribute.
+std::string render_chart_svg(const Chart& c, const std::string& id);
+
+// Tick positions (exposed for tests): a log axis gets its powers of ten (with 2 and 5 between
+// them when the range spans three decades or fewer), a linear one 1-2-5 steps; both cover lo..hi.
+std::vector<double> chart_ticks(double lo, double hi, bool log);
+// A tick's label: "{:g}", or with an SI prefix.
+std::string tick_label(double v, bool si);
+
+}  // namespace spmma

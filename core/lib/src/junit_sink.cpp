@@ -1,0 +1,90 @@
+#include <spmma/core/junit_sink.hpp>
+
+#include <fmt/format.h>
+
+#include <fstream>
+#include <map>
+#include <stdexcept>
+
+namespace spmma {
+
+JunitCase junit_case(const StoredRecord& r) {
+    JunitCase c;
+    c.classname = junit_classname(r.plugin, r.kernel);
+    c.name = r.label + (r.plugin_kind == "dense" ? " dense" : "");
+    c.time_s = r.total_seconds();
+    if (r.median_ms > 0)
+        c.system_out = fmt::format("median {:.4f} ms over {} iterations, {:.4g} TFLOP/s\n", r.median_ms, r.times_ms.size(), r.tflops());
+    if (!r.device.empty()) c.system_out += "device: " + r.device + (r.device_arch.empty() ? "" : " (" + r.device_arch + ")") + "\n";
+    if (r.has_verification) c.system_out += fmt::format("verification: {}, {} elements checked\n", r.verify_mode, r.checked);
+    if (!r.command.empty()) c.system_out += "rerun: " + r.command + "\n";
+    if (r.status == "verified") return c;
+    if (r.status == "unverified") {
+        c.system_out = "not verified (--verify none)\n" + c.system_out;
+        return c;
+    }
+    if (r.skipped()) {
+        c.outcome = JunitOutcome::Skipped;
+        c.message = r.reason.empty() ? "skipped" : r.reason;
+        return c;
+    }
+    if (r.status == "failed") {
+        c.outcome = JunitOutcome::Failure;
+        c.type = "verification";
+        c.message = r.reason.empty() ? "verification failed" : r.reason;
+        c.detail = fmt::format("{}\n{} of {} checked elements outside the tolerance ({})\n{}", c.message, r.mismatches, r.checked, r.verify_mode,
+                               r.mismatch_lines());
+        return c;
+    }
+    c.outcome = JunitOutcome::Error;
+    c.type = r.stage.empty() ? r.status : r.stage;
+    c.message = r.status_line();
+    c.detail = c.message + "\n";
+    return c;
+}
+
+std::vector<JunitSuite> junit_suites(const std::vector<StoredRecord>& records) {
+    std::vector<JunitSuite> suites;
+    std::map<std::string, size_t> index;
+    for (const auto& r : records) {
+        const std::string plugin = r.plugin.empty() ? "spmma" : r.plugin;
+        const auto [it, fresh] = index.emplace(plugin, suites.size());
+        if (fresh) {
+            JunitSuite s;
+            s.name = plugin;
+            s.timestamp = junit_timestamp(r.timestamp);
+            s.hostname = r.host;
+            if (!r.spmma_version.empty()) s.properties.emplace_back("spmma_version", r.spmma_version);
+            if (!r.device.empty()) s.properties.emplace_back("device", r.device);
+            suites.push_back(std::move(s));
+        }
+        suites[it->second].cases.push_back(junit_case(r));
+    }
+    return suites;
+}
+
+JunitSink::JunitSink(std::filesystem::path path, std::string document_name) : path_(std::move(path)), name_(std::move(document_name)) {
+    std::ofstream probe(path_, std::ios::out | std::ios::trunc);
+    if (!probe) throw std::runtime_error(fmt::format("cannot write {}", path_.string()));
+}
+
+JunitSink::~JunitSink() {
+    if (written_) return;
+    try {
+        write_junit(path_, name_, junit_suites(records_));
+    } catch (...) {  // NOTES: a destructor must not throw; the run's own error is what matters then
+    }
+}
+
+void JunitSink::record(const Record& r) {
+    // NOTES: through the record's JSON, so a live record and one read back from a file become the
+    // same test case (one conversion, the one compare and report use).
+    records_.push_back(parse_record_line(r.to_json().dump(), "record"));
+}
+
+void JunitSink::finish() {
+    write_junit(path_, name_, junit_suites(records_));
+    written_ = true;
+}
+
+}  // namespace spmma
