@@ -72,7 +72,7 @@ public:
         } else {
             d.runnable = 1;
             write_string(d.name, sizeof d.name,
-                         "instruction models on the host CPU (" + std::to_string(omp_get_max_threads()) + " threads)");
+                         "host CPU, instruction models (" + std::to_string(omp_get_max_threads()) + " threads)");
             write_string(d.arch, sizeof d.arch, "emulated");
         }
         copy_out(out, d);

@@ -39,7 +39,7 @@ TEST_CASE("tcgen05.cp 128x128b: row r in lane r, 4 columns from the address's co
     CHECK(tmem.at(0, 304) == 0u);
 }
 
-TEST_CASE("tcgen05.cp 32x128b.warpx4: the 32 rows in each 32-lane partition; core matrices placed by SBO", "[tcgen05][cp]") {
+TEST_CASE("tcgen05.cp 32x128b.warpx4: the 32 rows in each 32-lane partition, core matrices placed by SBO", "[tcgen05][cp]") {
     SharedMemory smem;
     // 8-row core matrices 256 bytes apart (SBO 256): row r at (r % 8) * 16 + (r / 8) * 256.
     for (int r = 0; r < 32; ++r)
