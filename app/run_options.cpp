@@ -23,8 +23,8 @@ void RunOptions::add_to(CLI::App* cmd) {
     cmd->add_option("--plugin,-p", plugins, "Run only these plugins (repeat or comma-separate)")->delimiter(',');
     cmd->add_option("--kernel", kernels, "Run the kernels whose names match these globs (e.g. 'sm90a_*_128x*')")->delimiter(',');
     cmd->add_option("--emulate", emulate,
-                    "Run a GPU family's packing and instruction model on the CPU instead (sm80, sm120a): "
-                    "the emu plugin with --kernel 'emu_FAMILY*'");
+                    "Run a GPU family's packing and instruction model on the CPU instead (sm80, sm90a, sm100a, "
+                    "sm120a): the emu plugin with --kernel 'emu_FAMILY*'");
     cmd->add_option("--warmup", warmup, "Untimed launches before timing (default 5 or the file's)");
     cmd->add_option("--iterations", iterations, "Timed launches (default 20 or the file's)");
     cmd->add_option("--verify", verify, "full, sampled, auto (full below a size) or none");

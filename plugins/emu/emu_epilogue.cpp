@@ -25,14 +25,15 @@ std::string epilogue_reason(const spmma_problem& p) {
     return {};
 }
 
-// NOTES: the model costs some tens of microseconds of CPU per mma.sp; 2^20 of them is a minute
-// or so on a few cores, the most an emulated run should take.
-std::string size_reason(const spmma_problem& p, int64_t mma_count) {
-    constexpr int64_t kMaxMma = int64_t(1) << 20;
-    if (mma_count > kMaxMma)
-        return "the emulator runs at most 2^20 mma.sp per problem; this one needs " + std::to_string(mma_count) +
-               " (m " + std::to_string(p.m) + ", n " + std::to_string(p.n) + ", k " + std::to_string(p.k) +
-               "): use a smaller problem";
+// NOTES: the models cost some tens of nanoseconds of CPU per sparse multiply-add (2^20 m16n8k32
+// mma.sp of 2^11 each, 2^31 in all, are a minute or so on a few cores): the most an emulated run
+// should take.
+std::string size_reason(const spmma_problem& p, int64_t multiply_adds) {
+    constexpr int64_t kMax = int64_t(1) << 31;
+    if (multiply_adds > kMax)
+        return "the emulator runs at most 2^31 sparse multiply-adds per problem; this one needs " +
+               std::to_string(multiply_adds) + " (m " + std::to_string(p.m) + ", n " + std::to_string(p.n) + ", k " +
+               std::to_string(p.k) + ", padded to the kernel's tiles): use a smaller problem";
     return {};
 }
 

@@ -1,8 +1,8 @@
 // One emulated kernel: a GPU plugin's kernel as the emu plugin runs it on the CPU (that family's
-// host packing, then every mma.sp the kernel issues through the instruction model).
+// host packing, then every instruction the kernel issues -- mma.sp, wgmma.mma_async.sp or
+// tcgen05.mma.sp, with the copies that feed them -- through the instruction models).
 #pragma once
 
-#include <spmma/isa/mma_sp.hpp>
 #include <spmma/plugin.h>
 
 #include <cstdint>
@@ -20,7 +20,6 @@ struct Canonical {
 struct EmuKernel {
     std::string name;          // "emu_" + the GPU kernel's name
     std::string description;
-    spmma::isa::MmaSp form;    // the instruction the kernel issues
     // Why the kernel cannot compute p ("" when it can): types, pattern, scales, sizes.
     std::function<std::string(const spmma_problem&)> reason;
     // The accumulator the kernel ends with for every element of D (m x n row-major, exact
@@ -28,14 +27,16 @@ struct EmuKernel {
     std::function<std::vector<double>(const spmma_problem&, const Canonical&)> accumulate;
 };
 
-// Every emulated kernel of the families built in (sm80 first, then sm120a).
+// Every emulated kernel of the families built in (sm80, sm90a, sm100a, sm120a).
 const std::vector<EmuKernel>& kernels();
 void add_sm80_kernels(std::vector<EmuKernel>& out);
+void add_sm90a_kernels(std::vector<EmuKernel>& out);
+void add_sm100a_kernels(std::vector<EmuKernel>& out);
 void add_sm120a_kernels(std::vector<EmuKernel>& out);
 
 // Reasons every family shares: D/C types for the accumulator, integer alpha/beta, the size the
-// emulator accepts (mma count).
+// emulator accepts (the sparse multiply-adds the kernel's instructions perform, padding included).
 std::string epilogue_reason(const spmma_problem& p);
-std::string size_reason(const spmma_problem& p, int64_t mma_count);
+std::string size_reason(const spmma_problem& p, int64_t multiply_adds);
 
 }  // namespace spmma_emu

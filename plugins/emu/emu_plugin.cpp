@@ -1,5 +1,6 @@
-// The emu plugin's backend: one device (the host CPU), one kernel per kernel of each family
-// whose packing library is built in, named "emu_" + that kernel's name.
+// The emu plugin's backend: one device (the host CPU), emulated kernels of each family whose
+// packing library is built in, named "emu_" + the GPU kernel's name (every sm80, sm90a and sm120a
+// kernel; the cta_group::1 kernels of sm100a).
 #include "emu_gemm.hpp"
 #include "emu_kernel.hpp"
 
@@ -13,6 +14,8 @@ const std::vector<EmuKernel>& kernels() {
     static const std::vector<EmuKernel> all = [] {
         std::vector<EmuKernel> v;
         add_sm80_kernels(v);
+        add_sm90a_kernels(v);
+        add_sm100a_kernels(v);
         add_sm120a_kernels(v);
         return v;
     }();
@@ -38,13 +41,14 @@ const EmuKernel* find(const char* name) {
     return nullptr;
 }
 
-// NOTES: the emulator is opt-in: it runs only kernels the host names (--kernel 'emu_sm80*'), so
-// ordinary runs do not spend CPU minutes emulating every small problem. A named kernel either
-// runs the problem or says why not (its types, pattern, scales, or the problem's size).
+// NOTES: the emulator is opt-in: it runs only kernels the host names (--kernel 'emu_sm80*', what
+// --emulate sm80 asks for), so ordinary runs do not spend CPU minutes emulating every small
+// problem. A named kernel either runs the problem or says why not (its types, pattern, scales, or
+// the problem's size).
 const EmuKernel& choose(const spmma_problem& p, const char* kernel) {
     if (!kernel)
         unsupported("the emulator runs only the kernels named with --kernel: emu_ + a GPU kernel's name, e.g. "
-                    "--kernel 'emu_sm80*' or 'emu_sm120a*'");
+                    "--kernel 'emu_sm80*', 'emu_sm90a*', 'emu_sm100a*' or 'emu_sm120a*' (--emulate FAMILY)");
     const EmuKernel* k = find(kernel);
     if (!k) unsupported(std::string("no emulated kernel named ") + kernel);
     if (auto r = k->reason(p); !r.empty()) unsupported(r);
@@ -55,7 +59,8 @@ class EmuBackend : public Backend {
 public:
     spmma_plugin_info info() const override {
         return {sizeof(spmma_plugin_info), 0, "emu", "spmma", SPMMA_VERSION, "cpu",
-                "GPU kernels emulated on the CPU: each family's host packing through the bit-level mma.sp model"};
+                "GPU kernels emulated on the CPU: each family's host packing, copies and descriptors through the "
+                "bit-level instruction models (mma.sp, wgmma.mma_async.sp, tcgen05.mma.sp)"};
     }
     int device_count() const override { return 1; }
     void probe(int device, spmma_device_info* out) const override {
@@ -66,7 +71,8 @@ public:
             write_string(d.reason, sizeof d.reason, "the emu plugin has one device, 0 (the host)");
         } else {
             d.runnable = 1;
-            write_string(d.name, sizeof d.name, "mma.sp model on the host CPU (" + std::to_string(omp_get_max_threads()) + " threads)");
+            write_string(d.name, sizeof d.name,
+                         "host CPU, instruction models (" + std::to_string(omp_get_max_threads()) + " threads)");
             write_string(d.arch, sizeof d.arch, "emulated");
         }
         copy_out(out, d);

@@ -69,7 +69,8 @@ std::string reason(const Entry& e, const spmma_problem& p) {
         return "k must be a multiple of " + std::to_string(f.scaled() ? f.scale_block() : f.chunk());
     if (auto r = epilogue_reason(p); !r.empty()) return r;
     const PackedShape s = packed_shape(f, e.tile, p.m, p.n, p.k);
-    return size_reason(p, ((p.m + 15) / 16) * ((p.n + 7) / 8) * s.k_stages * kSteps);
+    const int64_t mma_count = ((p.m + 15) / 16) * ((p.n + 7) / 8) * s.k_stages * kSteps;
+    return size_reason(p, mma_count * 16 * 8 * (f.mma_k() / 2));
 }
 
 uint32_t word_at(const uint8_t* p) {
@@ -129,9 +130,8 @@ void add_sm120a_kernels(std::vector<EmuKernel>& out) {
     for (const Entry& e : kEntries) {
         EmuKernel k;
         k.name = std::string("emu_") + e.name;
-        k.form = form_of(e.form);
         k.description = std::string("sm120a kernel ") + e.name + " on the CPU: its host packing through the mma.sp model (" +
-                        spmma::isa::ptx_name(k.form) + ")";
+                        spmma::isa::ptx_name(form_of(e.form)) + ")";
         k.reason = [&e](const spmma_problem& p) { return reason(e, p); };
         k.accumulate = [&e](const spmma_problem& p, const Canonical& in) { return accumulate(e, p, in); };
         out.push_back(std::move(k));

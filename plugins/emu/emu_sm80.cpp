@@ -64,7 +64,8 @@ std::string reason(const Entry& e, const spmma_problem& p) {
     if (p.k % op.family.chunk != 0) return "k must be a multiple of " + std::to_string(op.family.chunk);
     if (auto r = epilogue_reason(p); !r.empty()) return r;
     const PackedShape s = packed_shape(op.family, e.tile, p.m, p.n, p.k);
-    return size_reason(p, ((p.m + 15) / 16) * ((p.n + 7) / 8) * s.k_stages * kStepsPerStage);
+    const int64_t mma_count = ((p.m + 15) / 16) * ((p.n + 7) / 8) * s.k_stages * kStepsPerStage;
+    return size_reason(p, mma_count * 16 * 8 * (op.family.mma_k() / 2));
 }
 
 uint32_t word_at(const uint8_t* p) {
@@ -110,7 +111,6 @@ void add_sm80_kernels(std::vector<EmuKernel>& out) {
         k.name = std::string("emu_") + e.name;
         k.description = std::string("sm80 kernel ") + e.name + " on the CPU: its host packing through the mma.sp model (" +
                         spmma::isa::ptx_name(form_of(e)) + ")";
-        k.form = form_of(e);
         k.reason = [&e](const spmma_problem& p) { return reason(e, p); };
         k.accumulate = [&e](const spmma_problem& p, const Canonical& in) { return accumulate(e, p, in); };
         out.push_back(std::move(k));

@@ -1,10 +1,10 @@
 // The atom walk shared by the emulated kernels (see emu_walk.hpp).
 #include "emu_walk.hpp"
 
+#include "emu_parallel.hpp"
+
 #include <spmma/isa/mma_sp_geometry.hpp>
 #include <spmma/types.hpp>
-
-#include <stdexcept>
 
 namespace spmma_emu {
 
@@ -14,24 +14,16 @@ std::vector<double> walk_atoms(const spmma::isa::MmaSp& form, int64_t m, int64_t
     const MmaSpGeometry geo = mma_sp_geometry(form);
     const int64_t atoms_m = (m + 15) / 16, atoms_n = (n + 7) / 8;
     std::vector<double> acc(static_cast<size_t>(m * n), 0.0);
-    std::string first_undefined;
-#pragma omp parallel for schedule(dynamic)
-    for (int64_t atom = 0; atom < atoms_m * atoms_n; ++atom) {
+    for_each_piece(atoms_m * atoms_n, [&](int64_t atom) -> std::string {
         const int64_t row0 = (atom / atoms_n) * 16, col0 = (atom % atoms_n) * 8;
         MmaSpWarp w{};  // c starts at zero: the kernels accumulate from 0 and add beta*C after
-        bool bad = false;
-        for (int64_t step = 0; step < steps && !bad; ++step) {
+        for (int64_t step = 0; step < steps; ++step) {
             load(w, row0, col0, step);
             const MmaSpResult r = mma_sp(form, w);
-            if (!r.undefined.empty()) {
-#pragma omp critical(spmma_emu_undefined)
-                if (first_undefined.empty())
-                    first_undefined = kernel + ": the mma.sp of rows " + std::to_string(row0) + ".." +
-                                      std::to_string(row0 + 15) + ", columns " + std::to_string(col0) + ".." +
-                                      std::to_string(col0 + 7) + ", k step " + std::to_string(step) +
-                                      " gets an undefined input: " + r.undefined.front();
-                bad = true;
-            }
+            if (!r.undefined.empty())
+                return kernel + ": the mma.sp of rows " + std::to_string(row0) + ".." + std::to_string(row0 + 15) +
+                       ", columns " + std::to_string(col0) + ".." + std::to_string(col0 + 7) + ", k step " +
+                       std::to_string(step) + " gets an undefined input: " + r.undefined.front();
             w.c = r.d;
         }
         for (int lane = 0; lane < 32; ++lane)
@@ -44,8 +36,8 @@ std::vector<double> walk_atoms(const spmma::isa::MmaSp& form, int64_t m, int64_t
                     acc[static_cast<size_t>(row * n + col)] =
                         form.d == spmma::DType::S32 ? static_cast<double>(static_cast<int32_t>(bits)) : spmma::decode(form.d, bits);
                 }
-    }
-    if (!first_undefined.empty()) throw std::runtime_error(first_undefined);
+        return {};
+    });
     return acc;
 }
 

@@ -4,15 +4,12 @@
 
 #include "kernel_table.hpp"
 
+#include <spmma_sm100a/problem_check.hpp>  // kernel_mismatch
+
 #include <string>
 #include <vector>
 
 namespace spmma_sm100a {
-
-// Empty when a kernel of this kind / scale_vec / accumulator computes `p` (types, pattern,
-// accumulator, output, scale type and block); otherwise why not, starting with "unsupported: ".
-// `depth` (if given) gets how many groups of checks passed: deeper reasons are more specific.
-std::string kernel_mismatch(Kind kind, ScaleVec sv, spmma_dtype acc, const spmma_problem& p, int* depth = nullptr);
 
 // Empty when some sm100a kernel can compute `p`; otherwise the most specific reason.
 std::string problem_unsupported_reason(const spmma_problem& p);

@@ -4,14 +4,12 @@
 
 #include "kernel_table.hpp"
 
+#include <spmma_sm90a/problem_check.hpp>  // problem_unsupported_reason
+
 #include <string>
 #include <vector>
 
 namespace spmma_sm90a {
-
-// Empty when some sm90a kernel can compute `p` (types, pattern, accumulator, output, sizes);
-// otherwise why not, starting with "unsupported: ".
-std::string problem_unsupported_reason(const spmma_problem& p);
 
 // Whether kernel `e` computes problems of p's types (a, b, accumulator, satfinite).
 bool kernel_matches(const KernelEntry& e, const spmma_problem& p);

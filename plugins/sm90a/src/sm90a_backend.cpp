@@ -38,10 +38,8 @@ public:
         if (kernel) {
             const KernelEntry* e = find_kernel_entry(kernel);
             if (!e) unsupported(std::string("no kernel named ") + kernel);
-            if (!kernel_matches(*e, p))
-                unsupported(std::string("unsupported: kernel ") + kernel + " computes " + spmma_dtype_name(e->a_type) +
-                            " x " + spmma_dtype_name(e->b_type) + " -> " + spmma_dtype_name(e->acc_type) +
-                            (e->satfinite ? " satfinite" : ""));
+            const std::string types = kernel_types_reason(e->name, e->a_type, e->b_type, e->acc_type, e->satfinite, p);
+            if (!types.empty()) unsupported(types);
         } else if (matching_kernels(p).empty()) {
             unsupported(std::string("unsupported: no sm90a kernel for ") + spmma_dtype_name(p.a_type) + " x " +
                         spmma_dtype_name(p.b_type) + " -> " + spmma_dtype_name(p.acc_type));

@@ -317,7 +317,7 @@ std::vector<std::string> tcgen05_mma_sp(const Tcgen05MmaSp& op, const SharedMemo
     // (column n) of a 32-lane partition p sits in lane 32p + m%32 (n%32), column (m or n)/32,
     // byte id + i; every partition must hold the same values.
     auto scale_byte = [&](int lane, int col, int byte) { return (tmem.at(lane, col) >> (8 * byte)) & 0xffu; };
-    std::vector<double> sa;  // [m * nsf + i]
+    std::vector<double> sa, sb;  // [m * nsf + i]; sb below
     if (block) {
         bool dup_ok = true;
         for (int m = 0; m < M; ++m)
@@ -334,6 +334,12 @@ std::vector<std::string> tcgen05_mma_sp(const Tcgen05MmaSp& op, const SharedMemo
         sa.resize(size_t(M) * nsf);
         for (int m = 0; m < M; ++m)
             for (int i = 0; i < nsf; ++i) sa[size_t(m) * nsf + i] = decode(id.scale_type, scale_byte(m, sa_col + m / 32, id.scale_a_id + i));
+        // scale_B as each 32-lane partition p reads its own copy: [(p * N + n) * nsf + i]
+        sb.resize(size_t(4) * N * nsf);
+        for (int p = 0; p < 4; ++p)
+            for (int n = 0; n < N; ++n)
+                for (int i = 0; i < nsf; ++i)
+                    sb[(size_t(p) * N + n) * nsf + i] = decode(id.scale_type, scale_byte(32 * p + n % 32, sb_col + n / 32, id.scale_b_id + i));
     }
 
     // ---- operand values
@@ -370,8 +376,7 @@ std::vector<std::string> tcgen05_mma_sp(const Tcgen05MmaSp& op, const SharedMemo
                 if (block) {
                     const int i = k / block_k;
                     const int p = m / 32;  // the partition computing row m reads its own copy of scale_B
-                    const double sbv = decode(id.scale_type, scale_byte(32 * p + n % 32, sb_col + n / 32, id.scale_b_id + i));
-                    prod *= sa[size_t(m) * nsf + i] * sbv;
+                    prod *= sa[size_t(m) * nsf + i] * sb[(size_t(p) * N + n) * nsf + i];
                 }
                 sum.add(prod);
             }

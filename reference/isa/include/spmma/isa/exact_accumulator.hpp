@@ -31,8 +31,12 @@ private:
     static constexpr int kMinExp = -1152;
     static constexpr int kLimbs = 36;  // 2304 bits
     using Big = std::array<uint64_t, kLimbs>;
-    static void add_at(Big& b, uint64_t mant, int bit);
+    void add_at(Big& b, uint64_t mant, int bit);
     Big pos_{}, neg_{};
+    // NOTES: the limbs any term reached (lo_ .. hi_, carries included; empty while hi_ < lo_):
+    // outside them both sums are zero, so rounding looks at a few limbs, not all 36 (the
+    // emulated GEMMs round millions of sums).
+    int lo_ = kLimbs, hi_ = -1;
     bool nan_ = false, pos_inf_ = false, neg_inf_ = false;
     bool any_term_ = false, all_neg_zero_ = true;
 };
