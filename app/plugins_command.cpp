@@ -19,8 +19,8 @@ public:
     }
     CLI::App* subcommand() const override { return cmd_; }
     int execute() override {
-        const auto dirs = plugin_search_path(options_.plugin_dirs);
-        const auto plugins = load_plugins(dirs);
+        const auto dirs = options_.dirs();
+        const auto plugins = options_.open();
         if (json_)
             std::cout << plugins_json(plugins, dirs, options_.device).dump(2) << '\n';
         else
@@ -42,7 +42,7 @@ public:
     }
     CLI::App* subcommand() const override { return cmd_; }
     int execute() override {
-        std::cout << describe_devices(load_plugins(plugin_search_path(options_.plugin_dirs)));
+        std::cout << describe_devices(options_.open());
         return 0;
     }
 

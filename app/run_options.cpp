@@ -9,13 +9,26 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <memory>
 
 namespace spmma::app {
 
 void PluginDirOptions::add_to(CLI::App* cmd) {
-    cmd->add_option("--plugin-dir", plugin_dirs, "Also search this folder for plugins (first); SPMMA_PLUGIN_PATH too");
+    cmd->add_option("--plugin-dir", plugin_dirs,
+                    "Also search this folder for plugins (after the installed ones and SPMMA_PLUGIN_PATH: a name already taken is refused)");
     cmd->add_option("--device", device, "Device index as the plugins count them")->capture_default_str();
+    cmd->add_flag("--in-process", in_process,
+                  "Load the plugins into spmma itself, not into worker processes (for gdb and Nsight; a crashing plugin ends the run)");
+}
+
+std::vector<std::filesystem::path> PluginDirOptions::dirs() const { return plugin_search_path(plugin_dirs); }
+
+std::vector<std::unique_ptr<PluginEndpoint>> PluginDirOptions::open() const {
+    EndpointOptions o;
+    o.in_process = in_process;
+    o.worker_exe = executable_dir() / "spmma";
+    return open_plugins(dirs(), o);
 }
 
 void RunOptions::add_to(CLI::App* cmd) {
@@ -35,6 +48,13 @@ void RunOptions::add_to(CLI::App* cmd) {
     cmd->add_option("--csv", csv, "Write records as CSV to this file ('-': standard output)");
     cmd->add_option("--save-operands", save_operands, "Write A, B, C, D and the reference D of every run as .npy here");
     cmd->add_option("--save-failures", save_failures, "Write the .npy files of failed verifications here");
+    cmd->add_option("--min-time", min_time, "Time launches until at least this many seconds of timed work (more than --iterations when needed)");
+    cmd->add_option("--max-noise", max_noise,
+                    "Time launches until the median's relative spread (half its 95 % interval, in percent) is below this");
+    cmd->add_option("--max-time", max_time, "The most timed work --min-time and --max-noise may ask for, in seconds")->capture_default_str();
+    cmd->add_flag("--flush-l2", flush_l2, "Evict the GPU's L2 cache before each timed launch (outside its timing)");
+    cmd->add_option("--timeout", timeout,
+                    "Seconds each plugin call may take before its worker is stopped (default: 60 s plus the problem's work at a slow rate)");
     cmd->add_flag("--no-progress", no_progress, "No progress line on the terminal");
     cmd->add_flag("-q,--quiet", quiet, "No table (records still go to --json/--csv)");
 }
@@ -67,16 +87,23 @@ int RunOptions::run(const std::vector<Job>& jobs) const {
         return kExitUsage;
     }
     o.verify_options.samples = samples;
+    if (min_time < 0 || max_noise < 0 || max_time <= 0 || timeout < 0) {
+        fmt::print(stderr, "spmma: --min-time, --max-noise and --timeout must be 0 or more, --max-time more than 0\n");
+        return kExitUsage;
+    }
+    if (min_time > 0 || max_noise > 0 || flush_l2 || max_time != TimingPolicy{}.max_time_s)
+        o.timing = TimingPolicy{min_time, max_noise / 100.0, max_time, flush_l2};
+    o.timeout_s = timeout;
     o.baseline = baseline;
     o.save_operands = save_operands;
     o.save_failures = save_failures;
     if (!plugin_dirs.empty()) o.plugin_dir = plugin_dirs.front();
 
-    const auto dirs = plugin_search_path(plugin_dirs);
-    const auto found = load_plugins(dirs);
+    const auto t_start = std::chrono::steady_clock::now();
+    const auto found = open();
     for (const auto& p : found)
-        if (!p.usable() && p.state != PluginState::Shadowed) fmt::print(stderr, "spmma: plugin {}: {}\n", p.file.string(), p.error);
-    if (!o.baseline.empty() && !find_plugin(found, o.baseline)) {
+        if (!p->identity().usable()) fmt::print(stderr, "spmma: plugin {}: {}\n", p->identity().file.string(), p->identity().error);
+    if (!o.baseline.empty() && !find_endpoint(found, o.baseline)) {
         fmt::print(stderr, "spmma: --baseline: no plugin named '{}' is loaded\n", o.baseline);
         return kExitUsage;
     }
@@ -96,7 +123,9 @@ int RunOptions::run(const std::vector<Job>& jobs) const {
     std::unique_ptr<TerminalProgress> progress;
     if (!no_progress && isatty(STDERR_FILENO)) progress = std::make_unique<TerminalProgress>(stderr);
 
+    const double startup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_start).count();
     const RunSummary summary = spmma::run_jobs(jobs, found, o, sinks, progress.get());
+    if (!quiet) fmt::print(stdout_taken ? stderr : stdout, "\n{}", summary.phase_table(startup_ms));
     return summary.exit_code();
 }
 

@@ -2,6 +2,7 @@
 // running a list of jobs with them; plus the plugin-folder options every command takes.
 #pragma once
 
+#include <spmma/core/endpoint.hpp>
 #include <spmma/core/job.hpp>
 
 #include <CLI/CLI.hpp>
@@ -14,7 +15,11 @@ namespace spmma::app {
 struct PluginDirOptions {
     std::vector<std::string> plugin_dirs;
     int device = 0;
+    bool in_process = false;
     void add_to(CLI::App* cmd);
+    std::vector<std::filesystem::path> dirs() const;
+    // Every plugin found, each in its worker process (or loaded here with --in-process).
+    std::vector<std::unique_ptr<PluginEndpoint>> open() const;
 };
 
 struct RunOptions : PluginDirOptions {
@@ -24,6 +29,8 @@ struct RunOptions : PluginDirOptions {
     std::string verify, json, csv, baseline, save_operands, save_failures;
     long samples = 4096;
     bool no_progress = false, quiet = false;
+    double min_time = 0, max_noise = 0, max_time = 10, timeout = 0;
+    bool flush_l2 = false;
 
     void add_to(CLI::App* cmd);
     // Runs the jobs on the plugins found; the exit code.

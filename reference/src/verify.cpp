@@ -24,8 +24,8 @@ uint64_t splitmix(uint64_t& state) {
     return z ^ (z >> 31);
 }
 
-// The sampled elements: random single elements, whole random rows, whole random columns;
-// sorted, without duplicates.
+}  // namespace
+
 std::vector<int64_t> sample_indices(int64_t m, int64_t n, const VerifyOptions& o) {
     uint64_t state = o.seed ^ 0x5eed5eed5eed5eedull;
     const auto below = [&](int64_t bound) { return static_cast<int64_t>(splitmix(state) % static_cast<uint64_t>(bound)); };
@@ -44,6 +44,14 @@ std::vector<int64_t> sample_indices(int64_t m, int64_t n, const VerifyOptions& o
     idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
     return idx;
 }
+
+VerifyMode resolve_mode(const VerifyOptions& options, int64_t m, int64_t n, int64_t k) {
+    if (options.mode != VerifyMode::Auto) return options.mode;
+    const double macs = static_cast<double>(m) * static_cast<double>(n) * static_cast<double>(k) / 2;
+    return macs <= options.full_max_macs ? VerifyMode::Full : VerifyMode::Sampled;
+}
+
+namespace {
 
 // The value and tolerance of one element from its raw sums.
 void finish_element(const detail::OperandView& v, const ToleranceModel& tol, int64_t i, int64_t j, double acc, double abs, int lsb,
@@ -75,12 +83,8 @@ Expected compute_expected(const GemmInput& input, const VerifyOptions& options) 
     ex.m = v.m;
     ex.n = v.n;
     ex.tolerance_rule = tol.description();
-    ex.mode = options.mode;
+    ex.mode = resolve_mode(options, v.m, v.n, v.k);
     if (ex.mode == VerifyMode::None) throw std::invalid_argument("compute_expected: verification mode 'none' has no reference");
-    if (ex.mode == VerifyMode::Auto) {
-        const double macs = static_cast<double>(v.m) * static_cast<double>(v.n) * static_cast<double>(v.k) / 2;
-        ex.mode = macs <= options.full_max_macs ? VerifyMode::Full : VerifyMode::Sampled;
-    }
 
     if (ex.mode == VerifyMode::Full) {
         const size_t count = static_cast<size_t>(v.m * v.n);
@@ -129,11 +133,12 @@ Expected compute_expected(const GemmInput& input, const VerifyOptions& options) 
     return ex;
 }
 
-Verdict check(const GemmInput& input, const Expected& expected, const void* d, int max_report) {
+Verdict check(const GemmInput& input, const Expected& expected, const void* d, int max_report, bool compact) {
     const DType dt = static_cast<DType>(input.problem.d_type);
     if (!d) throw std::invalid_argument("check: no D");
     if (input.problem.m != expected.m || input.problem.n != expected.n) throw std::invalid_argument("check: D and the reference differ in size");
     const bool full = expected.mode == VerifyMode::Full;
+    if (compact && full) throw std::invalid_argument("check: compact values are for sampled checks");
     const int64_t count = full ? expected.m * expected.n : static_cast<int64_t>(expected.index.size());
     if (static_cast<int64_t>(expected.value.size()) != count || static_cast<int64_t>(expected.tolerance.size()) != count)
         throw std::invalid_argument("check: the reference holds the wrong number of elements");
@@ -158,7 +163,7 @@ Verdict check(const GemmInput& input, const Expected& expected, const void* d, i
             const int64_t flat = full ? x : expected.index[static_cast<size_t>(x)];
             const double want = expected.value[static_cast<size_t>(x)];
             const double tol = expected.tolerance[static_cast<size_t>(x)];
-            const double got = decode(dt, load_code(dt, d, flat));
+            const double got = decode(dt, load_code(dt, d, compact ? x : flat));
             bool ok;
             if (integer) {
                 ok = got == want;

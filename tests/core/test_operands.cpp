@@ -118,3 +118,23 @@ TEST_CASE("random scales stay in the asked range", "[operands]") {
         CHECK(decode(DType::UE4M3, c) <= 2.0);
     }
 }
+
+TEST_CASE("the fused A generation equals drawing dense A, pruning it and compressing it", "[operands]") {
+    for (const TypeInfo& ti : all_types()) {
+        if (ti.cls == TypeClass::Scale || ti.type == DType::S32 || ti.type == DType::F32) continue;
+        for (const Distribution d : {Distribution::Uniform, Distribution::Normal, Distribution::Int}) {
+            Problem p = small(ti.type);
+            p.dist = d;
+            p.m = 19;
+            p.k = 96;
+            INFO(p.label() << " " << name(d));
+            std::vector<uint8_t> dense(storage_bytes(p.a, p.m * p.k), 0);
+            for (int64_t x = 0; x < p.m * p.k; ++x) store_code(p.a, dense.data(), x, encode(p.a, draw(d, p.a, p.seed, 1, static_cast<uint64_t>(x))));
+            prune_by_magnitude(p.a, p.pattern, dense.data(), p.m, p.k);
+            const CompressedA slow = compress(p.a, p.pattern, dense.data(), p.m, p.k);
+            const Operands fast = generate_operands(p);
+            CHECK(fast.a.values == slow.values);
+            CHECK(fast.a.indices == slow.indices);
+        }
+    }
+}

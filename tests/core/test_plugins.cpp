@@ -1,4 +1,5 @@
 #include <spmma/core/plugins.hpp>
+#include <spmma/core/sha256.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -42,23 +43,51 @@ TEST_CASE("bad plugins are listed with their reason and good ones still load", "
     CHECK(find_plugin(ps, "cpu"));
 }
 
-TEST_CASE("a second plugin with the same name is shadowed by the first", "[plugins]") {
+TEST_CASE("the same file found through two folder names is loaded once", "[plugins]") {
     const auto ps = load_plugins({SPMMA_PLUGIN_DIR, SPMMA_PLUGIN_DIR "/."});
-    int loaded = 0;
-    for (const auto& p : ps) loaded += p.usable() && p.name == "cpu";
+    int loaded = 0, files = 0;
+    for (const auto& p : ps) {
+        loaded += p.usable() && p.name == "cpu";
+        files += p.file.filename() == "spmma-cpu.so";
+    }
     CHECK(loaded == 1);
+    CHECK(files == 1);
 }
 
-TEST_CASE("the search path puts --plugin-dir first, then SPMMA_PLUGIN_PATH, then the default, never the current folder", "[plugins]") {
+TEST_CASE("a second plugin with a taken name is refused, naming the file that has the name", "[plugins]") {
+    PluginIdentity first, second, other;
+    first.file = "/installed/spmma-cpu.so";
+    second.file = "/dropin/spmma-fake.so";
+    other.file = "/dropin/spmma-x.so";
+    for (auto* p : {&first, &second, &other}) p->state = PluginState::Loaded;
+    first.name = second.name = "cpu";
+    other.name = "x";
+    refuse_duplicate_names({&first, &second, &other});
+    CHECK(first.usable());
+    CHECK(other.usable());
+    CHECK(second.state == PluginState::Duplicate);
+    CHECK_THAT(second.error, Catch::Contains("/installed/spmma-cpu.so") && Catch::Contains("'cpu'"));
+}
+
+TEST_CASE("the search path puts the installed folder first, then SPMMA_PLUGIN_PATH, then --plugin-dir, never the current folder",
+          "[plugins]") {
     setenv("SPMMA_PLUGIN_PATH", "/env/one::/env/two", 1);
     const auto dirs = plugin_search_path({"/cli"});
     unsetenv("SPMMA_PLUGIN_PATH");
     REQUIRE(dirs.size() == 4);
-    CHECK(dirs[0] == "/cli");
+    CHECK(dirs[0].filename() == "plugins");
     CHECK(dirs[1] == "/env/one");
     CHECK(dirs[2] == "/env/two");
-    CHECK(dirs[3].filename() == "plugins");
+    CHECK(dirs[3] == "/cli");
     for (const auto& d : dirs) CHECK_FALSE(d.empty());
+}
+
+TEST_CASE("a loaded plugin carries the SHA-256 of its file", "[plugins]") {
+    const auto ps = load_plugins({SPMMA_PLUGIN_DIR});
+    const Plugin* cpu = find_plugin(ps, "cpu");
+    REQUIRE(cpu);
+    CHECK(cpu->sha256.size() == 64);
+    CHECK(cpu->sha256 == sha256_file(cpu->file));
 }
 
 TEST_CASE("supports answers with the plugin's reason", "[plugins]") {

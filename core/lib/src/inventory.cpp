@@ -8,7 +8,27 @@ namespace spmma {
 
 namespace {
 
-std::string status_line(const Plugin& p, const DeviceInfo& d) {
+// probe() through a worker may lose the worker: that is the plugin's state then.
+DeviceInfo safe_probe(PluginEndpoint& e, int device) {
+    if (!e.identity().usable()) return {};
+    try {
+        return e.probe(device);
+    } catch (const WorkerLost& w) {
+        DeviceInfo d;
+        d.reason = w.what();
+        return d;
+    }
+}
+
+int safe_device_count(PluginEndpoint& e) {
+    try {
+        return e.device_count();
+    } catch (const WorkerLost&) {
+        return 0;
+    }
+}
+
+std::string status_line(const PluginIdentity& p, const DeviceInfo& d) {
     if (!p.usable()) return fmt::format("{}: {}", to_string(p.state), p.error);
     if (d.runnable) return fmt::format("ready on {} ({})", d.name, d.arch);
     if (!d.arch.empty()) return fmt::format("built, cannot run on {} ({}): {}", d.name, d.arch, d.reason);
@@ -17,8 +37,7 @@ std::string status_line(const Plugin& p, const DeviceInfo& d) {
 
 }  // namespace
 
-std::string describe_plugins(const std::vector<Plugin>& plugins, const std::vector<std::filesystem::path>& dirs, int device,
-                             bool verbose) {
+std::string describe_plugins(const Endpoints& plugins, const std::vector<std::filesystem::path>& dirs, int device, bool verbose) {
     std::string out;
     if (plugins.empty()) {
         out += "no plugins found in:\n";
@@ -26,9 +45,10 @@ std::string describe_plugins(const std::vector<Plugin>& plugins, const std::vect
         return out;
     }
     if (!verbose) out += fmt::format("{:<12} {:<8} {:<9} {:<7} {}\n", "plugin", "target", "version", "kernels", "status");
-    for (const auto& p : plugins) {
-        const DeviceInfo d = p.probe(device);
-        const std::string nm = p.usable() || p.state == PluginState::Shadowed ? p.name : p.file.filename().string();
+    for (const auto& e : plugins) {
+        const PluginIdentity& p = e->identity();
+        const DeviceInfo d = safe_probe(*e, device);
+        const std::string nm = p.usable() || p.state == PluginState::Duplicate ? p.name : p.file.filename().string();
         if (!verbose) {
             out += fmt::format("{:<12} {:<8} {:<9} {:<7} {}\n", nm, p.target, p.version, p.usable() ? std::to_string(p.kernels.size()) : "-",
                                status_line(p, d));
@@ -36,6 +56,7 @@ std::string describe_plugins(const std::vector<Plugin>& plugins, const std::vect
         }
         out += fmt::format("{}\n", nm);
         out += fmt::format("  file:        {}\n", p.file.string());
+        if (!p.sha256.empty()) out += fmt::format("  sha256:      {}\n", p.sha256);
         out += fmt::format("  status:      {}\n", status_line(p, d));
         if (p.abi_major) out += fmt::format("  ABI:         {}.{}\n", p.abi_major, p.abi_minor);
         if (!p.usable()) {
@@ -47,6 +68,7 @@ std::string describe_plugins(const std::vector<Plugin>& plugins, const std::vect
         out += fmt::format("  kind:        {}\n", p.dense() ? "dense baseline (A expanded)" : "sparse");
         out += fmt::format("  description: {}\n", p.description);
         if (!d.driver.empty()) out += fmt::format("  driver:      {}\n", d.driver);
+        if (!d.uuid.empty()) out += fmt::format("  device:      {} {} ({})\n", device, d.uuid, d.pci_bus_id);
         out += fmt::format("  kernels ({}):\n", p.kernels.size());
         for (const auto& k : p.kernels) out += fmt::format("    {:<44} {}\n", k.name, k.description);
         out += "\n";
@@ -56,11 +78,12 @@ std::string describe_plugins(const std::vector<Plugin>& plugins, const std::vect
     return out + "\n";
 }
 
-nlohmann::json plugins_json(const std::vector<Plugin>& plugins, const std::vector<std::filesystem::path>& dirs, int device) {
+nlohmann::json plugins_json(const Endpoints& plugins, const std::vector<std::filesystem::path>& dirs, int device) {
     nlohmann::json arr = nlohmann::json::array();
-    for (const auto& p : plugins) {
-        const DeviceInfo d = p.probe(device);
-        nlohmann::json o = {{"file", p.file.string()}, {"state", to_string(p.state)}};
+    for (const auto& e : plugins) {
+        const PluginIdentity& p = e->identity();
+        const DeviceInfo d = safe_probe(*e, device);
+        nlohmann::json o = {{"file", p.file.string()}, {"sha256", p.sha256}, {"state", to_string(p.state)}};
         if (!p.error.empty()) o["error"] = p.error;
         if (p.abi_major) o["abi"] = fmt::format("{}.{}", p.abi_major, p.abi_minor);
         if (p.usable()) {
@@ -73,8 +96,8 @@ nlohmann::json plugins_json(const std::vector<Plugin>& plugins, const std::vecto
             nlohmann::json ks = nlohmann::json::array();
             for (const auto& k : p.kernels) ks.push_back({{"name", k.name}, {"description", k.description}});
             o["kernels"] = ks;
-            o["device"] = {{"index", device}, {"runnable", d.runnable}, {"name", d.name}, {"arch", d.arch},
-                           {"driver", d.driver}, {"reason", d.reason}};
+            o["device"] = {{"index", device}, {"runnable", d.runnable}, {"name", d.name}, {"arch", d.arch}, {"driver", d.driver},
+                           {"reason", d.reason}, {"uuid", d.uuid}, {"pci_bus_id", d.pci_bus_id}};
         }
         arr.push_back(o);
     }
@@ -83,21 +106,23 @@ nlohmann::json plugins_json(const std::vector<Plugin>& plugins, const std::vecto
     return {{"plugins", arr}, {"searched", searched}};
 }
 
-std::string describe_devices(const std::vector<Plugin>& plugins) {
+std::string describe_devices(const Endpoints& plugins) {
     // device name+arch -> plugins that can run there
     std::map<std::string, std::vector<std::string>> runnable;
     std::vector<std::string> order;
     std::string notes;
-    for (const auto& p : plugins) {
+    for (const auto& e : plugins) {
+        const PluginIdentity& p = e->identity();
         if (!p.usable()) continue;
-        const int n = p.device_count();
+        const int n = safe_device_count(*e);
         if (n == 0) {
-            notes += fmt::format("  {}: no devices ({})\n", p.name, p.probe(0).reason);
+            notes += fmt::format("  {}: no devices ({})\n", p.name, safe_probe(*e, 0).reason);
             continue;
         }
         for (int i = 0; i < n; ++i) {
-            const DeviceInfo d = p.probe(i);
-            const std::string key = fmt::format("{}: {} ({}{})", i, d.name, d.arch, d.driver.empty() ? "" : ", driver " + d.driver);
+            const DeviceInfo d = safe_probe(*e, i);
+            const std::string key = fmt::format("{}: {} ({}{}{})", i, d.name, d.arch, d.driver.empty() ? "" : ", driver " + d.driver,
+                                                d.uuid.empty() ? "" : ", " + d.uuid);
             if (!runnable.count(key)) order.push_back(key);
             auto& v = runnable[key];
             v.push_back(d.runnable ? p.name : fmt::format("{} [no: {}]", p.name, d.reason));

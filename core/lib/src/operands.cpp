@@ -1,97 +1,265 @@
 #include <spmma/core/operands.hpp>
 
+#include "drawer.hpp"
+
+#include <spmma/fast_encode.hpp>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
 
 namespace spmma {
+
+using detail::Drawer;
+using detail::float_range;
+using detail::kStreamA;
+using detail::kStreamB;
+using detail::kStreamC;
+using detail::kStreamScaleA;
+using detail::kStreamScaleB;
+using detail::unit;
+
+double draw(Distribution d, DType t, uint64_t seed, uint64_t stream, uint64_t index) { return Drawer(d, t, seed, stream)(index); }
+
+OperandSizes OperandSizes::of(const Problem& p) {
+    OperandSizes s;
+    s.a_values = storage_bytes(p.a, p.m * (p.k / 2));
+    s.a_indices = static_cast<size_t>(p.m * (p.k / group_size(p.pattern)));
+    s.b = storage_bytes(p.b, p.k * p.n);
+    if (p.beta != 0.0) s.c = storage_bytes(p.c, p.m * p.n);
+    if (p.scale != DType::None) {
+        s.scale_a = static_cast<size_t>(p.m * (p.k / p.scale_block));
+        s.scale_b = static_cast<size_t>(p.n * (p.k / p.scale_block));
+    }
+    return s;
+}
+
 namespace {
 
-enum Stream : uint64_t { kStreamA = 1, kStreamB = 2, kStreamC = 3, kStreamScaleA = 4, kStreamScaleB = 5 };
-
-uint64_t mix(uint64_t x) {  // splitmix64 finalizer
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
+spmma_operands make_view(const uint8_t* av, size_t avb, const uint8_t* ai, size_t aib, const uint8_t* b, size_t bb, const uint8_t* c,
+                         size_t cb, const uint8_t* sa, size_t sab, const uint8_t* sb, size_t sbb) {
+    spmma_operands o{};
+    o.struct_size = sizeof o;
+    o.a_values = av;
+    o.a_values_bytes = avb;
+    o.a_indices = ai;
+    o.a_indices_bytes = aib;
+    o.b = b;
+    o.b_bytes = bb;
+    o.c = cb ? c : nullptr;
+    o.c_bytes = cb;
+    o.scale_a = sab ? sa : nullptr;
+    o.scale_a_bytes = sab;
+    o.scale_b = sbb ? sb : nullptr;
+    o.scale_b_bytes = sbb;
+    return o;
 }
 
-uint64_t bits(uint64_t seed, uint64_t stream, uint64_t index, uint64_t draw) {
-    return mix(mix(mix(seed) ^ (stream * 0x632be59bd9b4e019ull)) ^ (index * 4 + draw));
+// Code x of a canonical buffer of `Bits`-bit elements (8, 16 or 32; 4-bit ones go in pairs).
+template <int Bits>
+inline void put(uint8_t* buf, int64_t x, uint32_t code) {
+    if constexpr (Bits == 8) buf[x] = static_cast<uint8_t>(code);
+    else if constexpr (Bits == 16) { const auto v = static_cast<uint16_t>(code); std::memcpy(buf + 2 * x, &v, 2); }
+    else std::memcpy(buf + 4 * x, &code, 4);
 }
 
-double unit(uint64_t b) { return static_cast<double>(b >> 11) * 0x1p-53; }  // [0, 1)
+template <Distribution D>
+using DistC = std::integral_constant<Distribution, D>;
+template <EncodeKind K>
+using KindC = std::integral_constant<EncodeKind, K>;
 
-// Half-width of the uniform range for a float type: +-1 for wide types, wider for the 6/4-bit
-// ones so their few code points are all used.
-double float_range(DType t) {
-    if (info(t).cls != TypeClass::Float) return 1.0;
-    switch (t) {
-        case DType::E2M1: return 6.0;
-        case DType::E2M3: return 4.0;
-        case DType::E3M2: return 8.0;
-        default: return 1.0;
+// Calls body(DistC<d>, KindC<k>, BitsC<bits>) with the three as compile-time constants, so each
+// generation loop is compiled for one distribution, one encoding and one element width (only
+// the widths each encoding has: minifloats 4, 8, 16; integers 4, 8, 32; f32 and tf32 32).
+template <class Body>
+void dispatch(Distribution d, EncodeKind k, int bits, Body&& body) {
+    auto with_kind = [&](auto dc) {
+        using B4 = std::integral_constant<int, 4>;
+        using B8 = std::integral_constant<int, 8>;
+        using B16 = std::integral_constant<int, 16>;
+        using B32 = std::integral_constant<int, 32>;
+        switch (k) {
+            case EncodeKind::Mini:
+                if (bits == 4) return body(dc, KindC<EncodeKind::Mini>{}, B4{});
+                if (bits == 8) return body(dc, KindC<EncodeKind::Mini>{}, B8{});
+                return body(dc, KindC<EncodeKind::Mini>{}, B16{});
+            case EncodeKind::Int:
+                if (bits == 4) return body(dc, KindC<EncodeKind::Int>{}, B4{});
+                if (bits == 8) return body(dc, KindC<EncodeKind::Int>{}, B8{});
+                return body(dc, KindC<EncodeKind::Int>{}, B32{});
+            case EncodeKind::F32: return body(dc, KindC<EncodeKind::F32>{}, B32{});
+            case EncodeKind::Tf32: return body(dc, KindC<EncodeKind::Tf32>{}, B32{});
+            case EncodeKind::Other: return body(dc, KindC<EncodeKind::Other>{}, B8{});
+        }
+    };
+    switch (d) {
+        case Distribution::Uniform: return with_kind(DistC<Distribution::Uniform>{});
+        case Distribution::Int: return with_kind(DistC<Distribution::Int>{});
+        case Distribution::Normal: return with_kind(DistC<Distribution::Normal>{});
     }
+}
+
+// NOTES: the generator and encoder are copied into each thread's frame so the loop keeps their
+// fields in registers (reached through the shared pointers OpenMP passes, every store to buf
+// would make the compiler load them again).
+template <Distribution D, EncodeKind K, int Bits>
+void fill_elements(const Drawer& draw, const FastEncoder& enc, uint8_t* buf, int64_t count) {
+#pragma omp parallel
+    {
+        const Drawer d = draw;
+        const FastEncoder e = enc;
+        auto code = [&](int64_t i) { return e.encode_as<K>(d.value<D>(static_cast<uint64_t>(i))); };
+        if constexpr (Bits == 4) {
+            // NOTES: 4-bit elements share bytes; each thread writes whole bytes (element pairs).
+            const int64_t bytes = (count + 1) / 2;
+#pragma omp for schedule(static)
+            for (int64_t x = 0; x < bytes; ++x) {
+                const uint32_t lo = code(2 * x);
+                const uint32_t hi = 2 * x + 1 < count ? code(2 * x + 1) : 0u;
+                buf[x] = static_cast<uint8_t>((lo & 0xf) | ((hi & 0xf) << 4));
+            }
+        } else {
+#pragma omp for schedule(static)
+            for (int64_t i = 0; i < count; ++i) put<Bits>(buf, i, code(i));
+        }
+    }
+}
+
+// Elements [0, count) of stream `stream` in type t into buf (count elements' storage).
+void fill(Distribution dist, DType t, uint64_t seed, uint64_t stream, uint8_t* buf, int64_t count) {
+    const Drawer draw(dist, t, seed, stream);
+    const FastEncoder enc(t);
+    dispatch(dist, enc.kind(), info(t).storage_bits,
+             [&](auto d, auto k, auto bits) { fill_elements<d.value, k.value, bits.value>(draw, enc, buf, count); });
 }
 
 void fill(Distribution d, DType t, uint64_t seed, uint64_t stream, std::vector<uint8_t>& buf, int64_t count) {
     buf.assign(storage_bytes(t, count), 0);
-    const bool packed = info(t).storage_bits == 4;
-    // NOTES: 4-bit elements share bytes; each thread writes whole bytes (element pairs).
-    const int64_t step = packed ? 2 : 1;
-#pragma omp parallel for schedule(static)
-    for (int64_t i0 = 0; i0 < count; i0 += step)
-        for (int64_t i = i0; i < std::min(count, i0 + step); ++i)
-            store_code(t, buf.data(), i, encode(t, draw(d, t, seed, stream, static_cast<uint64_t>(i))));
+    fill(d, t, seed, stream, buf.data(), count);
 }
 
-}  // namespace
+// A group's shape: elements, elements per unit (pairs for 4:8), units, units kept.
+struct GroupShape {
+    int group, unit, units, keep;
+};
+constexpr GroupShape kShape24{4, 1, 4, 2}, kShape12{2, 1, 2, 1}, kShape48{8, 2, 4, 2};
 
-double draw(Distribution d, DType t, uint64_t seed, uint64_t stream, uint64_t index) {
-    const TypeInfo& ti = info(t);
-    const double u = unit(bits(seed, stream, index, 0));
-    if (d == Distribution::Int) {
-        // Small integers: exact in every operand type and in every accumulator.
-        const int lo = ti.is_signed ? -3 : 0;
-        return lo + static_cast<int>(u * (4 - lo));
+GroupShape shape_of(Pattern p) {
+    switch (p) {
+        case Pattern::P2_4: return {4, 1, 4, 2};
+        case Pattern::P1_2: return {2, 1, 2, 1};
+        case Pattern::P4_8: return {8, 2, 4, 2};
+        default: throw std::invalid_argument("no sparsity pattern");
     }
-    double x;
-    if (d == Distribution::Uniform) {
-        x = 2.0 * u - 1.0;  // [-1, 1)
-    } else {
-        const double u2 = unit(bits(seed, stream, index, 1));
-        x = std::sqrt(-2.0 * std::log1p(-u)) * std::cos(6.283185307179586 * u2);  // N(0, 1)
-    }
-    if (ti.cls == TypeClass::Integer) {
-        if (t == DType::S32) return std::nearbyint(x * 65536.0);
-        const double lo = ti.is_signed ? -(ti.max_finite + 1) : 0.0;
-        if (d == Distribution::Uniform) return std::floor(lo + u * (ti.max_finite - lo + 1));
-        return std::clamp(std::nearbyint(x * ti.max_finite / 4.0 + (ti.is_signed ? 0 : ti.max_finite / 2)), lo, ti.max_finite);
-    }
-    return x * float_range(t);
 }
 
-spmma_operands Operands::view() const {
-    spmma_operands o{};
-    o.struct_size = sizeof o;
-    o.a_values = a.values.data();
-    o.a_values_bytes = a.values.size();
-    o.a_indices = a.indices.data();
-    o.a_indices_bytes = a.indices.size();
-    o.b = b.data();
-    o.b_bytes = b.size();
-    o.c = c.empty() ? nullptr : c.data();
-    o.c_bytes = c.size();
-    o.scale_a = scale_a.empty() ? nullptr : scale_a.data();
-    o.scale_a_bytes = scale_a.size();
-    o.scale_b = scale_b.empty() ? nullptr : scale_b.data();
-    o.scale_b_bytes = scale_b.size();
-    return o;
+// The units compress keeps for each mask of non-zero units (at most `keep` set after pruning):
+// the non-zero ones in order, then the lowest zero ones, increasing (sparsity.cpp's compress).
+class PickTable {
+public:
+    explicit PickTable(const GroupShape& s) {
+        for (unsigned mask = 0; mask < 16; ++mask) {
+            int* pick = table_[mask];
+            int n = 0;
+            for (int u = 0; u < s.units && n < s.keep; ++u)
+                if (mask >> u & 1) pick[n++] = u;
+            for (int u = 0; u < s.units && n < s.keep; ++u)
+                if (!(mask >> u & 1) && std::find(pick, pick + n, u) == pick + n) pick[n++] = u;
+            if (s.keep == 2 && pick[0] > pick[1]) std::swap(pick[0], pick[1]);
+        }
+    }
+    const int* of(unsigned nz_mask) const { return table_[nz_mask]; }
+
+private:
+    int table_[16][2] = {};
+};
+
+// Compressed A straight from the generator: each group is drawn, pruned by magnitude and
+// compressed in registers, with the same outcome as fill + prune_by_magnitude + compress
+// (sparsity.hpp) on the dense matrix, which tests/core checks.
+template <Distribution D, EncodeKind K, int Bits, const GroupShape& s>
+void generate_a_rows(const Problem& p, const Drawer& draw_in, const FastEncoder& enc_in, uint8_t* values, uint8_t* indices) {
+    const DType t = p.a;
+    const int64_t groups = p.k / s.group, kept_per_row = p.k / 2;
+    const float* table = Bits <= 16 ? decode_table(t).data() : nullptr;
+    const PickTable picks(s);
+    const uint32_t tf32_mask = t == DType::TF32 ? ~0x1fffu : ~0u;
+    auto value = [&](uint32_t code) -> double {
+        if constexpr (Bits <= 16) return table[code];
+        float f;
+        const uint32_t u = code & tf32_mask;
+        std::memcpy(&f, &u, 4);
+        return f;
+    };
+#pragma omp parallel
+    {
+        const Drawer draw = draw_in;  // see fill_elements
+        const FastEncoder enc = enc_in;
+#pragma omp for schedule(static)
+        for (int64_t i = 0; i < p.m; ++i) {
+            for (int64_t g = 0; g < groups; ++g) {
+                const int64_t base = i * p.k + g * s.group;
+                uint32_t code[8];
+                for (int e = 0; e < s.group; ++e) code[e] = enc.encode_as<K>(draw.value<D>(static_cast<uint64_t>(base + e)));
+                // Prune: keep the `keep` units of largest magnitude (NaN counts as infinite), ties
+                // to the lower column: unit u stays when fewer than `keep` units rank before it.
+                double mag[4];
+                for (int u = 0; u < s.units; ++u) {
+                    mag[u] = 0;
+                    for (int e = 0; e < s.unit; ++e) {
+                        const double v = std::fabs(value(code[u * s.unit + e]));
+                        mag[u] += std::isnan(v) ? INFINITY : v;
+                    }
+                }
+                unsigned nz_mask = 0;
+                for (int u = 0; u < s.units; ++u) {
+                    int rank = 0;
+                    for (int v = 0; v < s.units; ++v) rank += (mag[v] > mag[u]) | ((mag[v] == mag[u]) & (v < u));
+                    bool nz = false;
+                    for (int e = 0; e < s.unit; ++e) {
+                        uint32_t& c = code[u * s.unit + e];
+                        c = rank < s.keep ? c : 0u;
+                        nz = nz || value(c) != 0.0;
+                    }
+                    nz_mask |= static_cast<unsigned>(nz) << u;
+                }
+                // Compress: the non-zero units in order, then the lowest zero units, increasing.
+                const int* pick = picks.of(nz_mask);
+                indices[i * groups + g] = static_cast<uint8_t>(s.keep == 1 ? pick[0] : (pick[0] | (pick[1] << 2)));
+                const int64_t dst = i * kept_per_row + g * (s.group / 2);
+                uint32_t kept[4];
+                int c = 0;
+                for (int r = 0; r < s.keep; ++r)
+                    for (int e = 0; e < s.unit; ++e) kept[c++] = code[pick[r] * s.unit + e];
+                if constexpr (Bits == 4) {
+                    // NOTES: a group keeps 2 or 4 nibbles and starts on an even element (k/2 is
+                    // even for every 4-bit pattern): whole bytes.
+                    for (int x = 0; x < c; x += 2) values[(dst + x) / 2] = static_cast<uint8_t>((kept[x] & 0xf) | ((kept[x + 1] & 0xf) << 4));
+                } else {
+                    for (int x = 0; x < c; ++x) put<Bits>(values, dst + x, kept[x]);
+                }
+            }
+        }
+    }
 }
 
-namespace {
+void generate_a(const Problem& p, uint8_t* values, uint8_t* indices) {
+    const Drawer draw(p.dist, p.a, p.seed, kStreamA);
+    const FastEncoder enc(p.a);
+    dispatch(p.dist, enc.kind(), info(p.a).storage_bits, [&](auto d, auto k, auto bits) {
+        switch (p.pattern) {
+            case Pattern::P2_4: return generate_a_rows<d.value, k.value, bits.value, kShape24>(p, draw, enc, values, indices);
+            case Pattern::P1_2: return generate_a_rows<d.value, k.value, bits.value, kShape12>(p, draw, enc, values, indices);
+            case Pattern::P4_8: return generate_a_rows<d.value, k.value, bits.value, kShape48>(p, draw, enc, values, indices);
+            default: throw std::invalid_argument("no sparsity pattern");
+        }
+    });
+}
 
 double random_scale(const Problem& p, uint64_t stream, uint64_t index) {
-    const double u = unit(bits(p.seed, stream, index, 0));
+    const double u = unit(Drawer(p.dist, DType::F32, p.seed, stream).bits(index));
     return std::exp2(std::log2(p.scale_min) + u * (std::log2(p.scale_max) - std::log2(p.scale_min)));
 }
 
@@ -109,7 +277,7 @@ uint32_t amax_scale(const Problem& p, DType element, double amax) {
 
 // Scaled operands from real values: draw, prune A, take each block's amax (or a random scale),
 // quantize each element by its block's scale.
-void generate_scaled(const Problem& p, Operands& o) {
+void generate_scaled(const Problem& p, const OperandBuffers& out) {
     const int64_t blocks = p.k / p.scale_block;
     const bool amax = p.scale_gen == ScaleGen::Amax;
     // Real values (as f32) of A, pruned, and of B (column-major, so a column's k runs are contiguous).
@@ -117,11 +285,8 @@ void generate_scaled(const Problem& p, Operands& o) {
     fill(p.dist, DType::F32, p.seed, kStreamA, real_a, p.m * p.k);
     prune_by_magnitude(DType::F32, p.pattern, real_a.data(), p.m, p.k);
     fill(p.dist, DType::F32, p.seed, kStreamB, real_b, p.k * p.n);
-    auto quantize = [&](const std::vector<uint8_t>& real, int64_t rows, DType t, uint64_t stream, std::vector<uint8_t>& scales,
-                        std::vector<uint8_t>& out) {
-        scales.assign(static_cast<size_t>(rows * blocks), 0);
-        out.assign(storage_bytes(t, rows * p.k), 0);
-        // NOTES: blocks are 16 or 32 elements, so 4-bit elements of different rows never share a byte.
+    auto quantize = [&](const std::vector<uint8_t>& real, int64_t rows, DType t, uint64_t stream, uint8_t* scales, uint8_t* dst) {
+        // NOTES: blocks are 16 or more elements, so 4-bit elements of different rows never share a byte.
 #pragma omp parallel for schedule(static)
         for (int64_t r = 0; r < rows; ++r)
             for (int64_t b = 0; b < blocks; ++b) {
@@ -129,38 +294,58 @@ void generate_scaled(const Problem& p, Operands& o) {
                 double mx = 0;
                 for (int64_t e = 0; e < p.scale_block; ++e) mx = std::max(mx, std::fabs(decode(DType::F32, load_code(DType::F32, real.data(), base + e))));
                 const uint32_t sc = amax ? amax_scale(p, t, mx) : encode(p.scale, random_scale(p, stream, static_cast<uint64_t>(r * blocks + b)));
-                scales[static_cast<size_t>(r * blocks + b)] = static_cast<uint8_t>(sc);
+                scales[r * blocks + b] = static_cast<uint8_t>(sc);
                 const double s = decode(p.scale, sc);
                 for (int64_t e = 0; e < p.scale_block; ++e) {
                     const double x = decode(DType::F32, load_code(DType::F32, real.data(), base + e));
                     // Random scales scale the drawn element values; amax scales quantize real values.
                     const double v = amax ? x / s : x * float_range(t);
-                    store_code(t, out.data(), base + e, encode(t, v));
+                    store_code(t, dst, base + e, encode(t, v));
                 }
             }
     };
-    std::vector<uint8_t> dense_a;
-    quantize(real_a, p.m, p.a, kStreamScaleA, o.scale_a, dense_a);
+    std::vector<uint8_t> dense_a(storage_bytes(p.a, p.m * p.k), 0);
+    quantize(real_a, p.m, p.a, kStreamScaleA, out.scale_a, dense_a.data());
     // Quantization can only zero elements, so A still fits its pattern.
-    o.a = compress(p.a, p.pattern, dense_a.data(), p.m, p.k);
-    quantize(real_b, p.n, p.b, kStreamScaleB, o.scale_b, o.b);
+    const CompressedA a = compress(p.a, p.pattern, dense_a.data(), p.m, p.k);
+    std::memcpy(out.a_values, a.values.data(), a.values.size());
+    std::memcpy(out.a_indices, a.indices.data(), a.indices.size());
+    quantize(real_b, p.n, p.b, kStreamScaleB, out.scale_b, out.b);
 }
 
 }  // namespace
 
-Operands generate_operands(const Problem& p) {
-    Operands o;
+spmma_operands OperandBuffers::view() const {
+    return make_view(a_values, sizes.a_values, a_indices, sizes.a_indices, b, sizes.b, c, sizes.c, scale_a, sizes.scale_a, scale_b,
+                     sizes.scale_b);
+}
+
+spmma_operands Operands::view() const {
+    return make_view(a.values.data(), a.values.size(), a.indices.data(), a.indices.size(), b.data(), b.size(), c.data(), c.size(),
+                     scale_a.data(), scale_a.size(), scale_b.data(), scale_b.size());
+}
+
+void generate_operands(const Problem& p, const OperandBuffers& out) {
     if (p.scale != DType::None) {
-        generate_scaled(p, o);
+        generate_scaled(p, out);
     } else {
-        std::vector<uint8_t> dense;
-        fill(p.dist, p.a, p.seed, kStreamA, dense, p.m * p.k);
-        prune_by_magnitude(p.a, p.pattern, dense.data(), p.m, p.k);
-        o.a = compress(p.a, p.pattern, dense.data(), p.m, p.k);
-        dense = {};
-        fill(p.dist, p.b, p.seed, kStreamB, o.b, p.k * p.n);
+        generate_a(p, out.a_values, out.a_indices);
+        fill(p.dist, p.b, p.seed, kStreamB, out.b, p.k * p.n);
     }
-    if (p.beta != 0.0) fill(p.dist, p.c, p.seed, kStreamC, o.c, p.m * p.n);
+    if (p.beta != 0.0) fill(p.dist, p.c, p.seed, kStreamC, out.c, p.m * p.n);
+}
+
+Operands generate_operands(const Problem& p) {
+    const OperandSizes s = OperandSizes::of(p);
+    Operands o;
+    o.a.values.assign(s.a_values, 0);
+    o.a.indices.assign(s.a_indices, 0);
+    o.b.assign(s.b, 0);
+    o.c.assign(s.c, 0);
+    o.scale_a.assign(s.scale_a, 0);
+    o.scale_b.assign(s.scale_b, 0);
+    OperandBuffers buf{o.a.values.data(), o.a.indices.data(), o.b.data(), o.c.data(), o.scale_a.data(), o.scale_b.data(), s};
+    generate_operands(p, buf);
     return o;
 }
 

@@ -1,5 +1,7 @@
 #include <spmma/core/plugins.hpp>
 
+#include <spmma/core/sha256.hpp>
+
 #include <boost/dll/runtime_symbol_info.hpp>
 #include <boost/dll/shared_library.hpp>
 #include <fmt/format.h>
@@ -31,7 +33,8 @@ const char* to_string(PluginState s) {
         case PluginState::NoEntry: return "no entry symbol";
         case PluginState::AbiMismatch: return "ABI mismatch";
         case PluginState::BadTable: return "bad function table";
-        case PluginState::Shadowed: return "shadowed";
+        case PluginState::Duplicate: return "refused (duplicate name)";
+        case PluginState::Crashed: return "crashed while loading";
     }
     return "?";
 }
@@ -48,6 +51,13 @@ constexpr size_t kTableV10Size = offsetof(spmma_plugin_api, last_error) + sizeof
 Plugin Plugin::load(const fs::path& file) {
     Plugin p;
     p.file = file;
+    try {
+        p.sha256 = sha256_file(file);
+    } catch (const std::exception& e) {
+        p.state = PluginState::LoadFailed;
+        p.error = e.what();
+        return p;
+    }
     try {
         p.lib_ = std::make_shared<boost::dll::shared_library>(file, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     } catch (const std::exception& e) {
@@ -86,6 +96,10 @@ Plugin Plugin::load(const fs::path& file) {
         return p;
     }
     p.api_ = api;
+    // 1.1 entries count only where the plugin's table reaches them.
+    auto reaches = [&](size_t offset) { return api->struct_size >= offset + sizeof(void*); };
+    if (reaches(offsetof(spmma_plugin_api, download_elements))) p.download_elements_ = api->download_elements;
+    if (reaches(offsetof(spmma_plugin_api, describe_handle))) p.describe_handle_ = api->describe_handle;
     spmma_plugin_info info{};
     info.struct_size = sizeof info;
     if (api->get_info(&info) != SPMMA_OK) {
@@ -136,6 +150,11 @@ DeviceInfo Plugin::probe(int device) const {
     d.arch = info.arch;
     d.driver = info.driver;
     d.reason = info.reason;
+    if (info.struct_size >= offsetof(spmma_device_info, pci_bus_id) + sizeof info.pci_bus_id) {
+        info.uuid[sizeof info.uuid - 1] = info.pci_bus_id[sizeof info.pci_bus_id - 1] = '\0';
+        d.uuid = info.uuid;
+        d.pci_bus_id = info.pci_bus_id;
+    }
     if (!d.runnable && d.reason.empty()) d.reason = "the plugin cannot run on this device (it gave no reason)";
     return d;
 }
@@ -170,8 +189,7 @@ fs::path executable_dir() { return boost::dll::program_location().parent_path();
 
 std::vector<fs::path> plugin_search_path(const std::vector<std::string>& cli_dirs, bool use_default) {
     std::vector<fs::path> dirs;
-    for (const auto& d : cli_dirs)
-        if (!d.empty()) dirs.emplace_back(d);
+    if (use_default) dirs.push_back((executable_dir() / ".." / "lib" / "spmma" / "plugins").lexically_normal());
     if (const char* env = std::getenv("SPMMA_PLUGIN_PATH")) {
         std::string s = env;
         size_t pos = 0;
@@ -183,13 +201,13 @@ std::vector<fs::path> plugin_search_path(const std::vector<std::string>& cli_dir
             pos = colon + 1;
         }
     }
-    if (use_default) dirs.push_back((executable_dir() / ".." / "lib" / "spmma" / "plugins").lexically_normal());
+    for (const auto& d : cli_dirs)
+        if (!d.empty()) dirs.emplace_back(d);
     return dirs;
 }
 
-std::vector<Plugin> load_plugins(const std::vector<fs::path>& dirs) {
-    std::vector<Plugin> out;
-    std::vector<fs::path> seen_files;
+std::vector<fs::path> plugin_files(const std::vector<fs::path>& dirs) {
+    std::vector<fs::path> out, seen;
     for (const auto& dir : dirs) {
         std::error_code ec;
         if (!fs::is_directory(dir, ec)) continue;
@@ -199,18 +217,36 @@ std::vector<Plugin> load_plugins(const std::vector<fs::path>& dirs) {
         std::sort(files.begin(), files.end());
         for (const auto& f : files) {
             const fs::path canon = fs::weakly_canonical(f, ec);
-            if (std::find(seen_files.begin(), seen_files.end(), canon) != seen_files.end()) continue;
-            seen_files.push_back(canon);
-            Plugin p = Plugin::load(f);
-            if (p.usable()) {
-                if (const Plugin* first = find_plugin(out, p.name)) {
-                    p.state = PluginState::Shadowed;
-                    p.error = fmt::format("another plugin named '{}' was found first: {}", p.name, first->file.string());
-                }
-            }
-            out.push_back(std::move(p));
+            if (std::find(seen.begin(), seen.end(), canon) != seen.end()) continue;
+            seen.push_back(canon);
+            out.push_back(f);
         }
     }
+    return out;
+}
+
+void refuse_duplicate_names(std::vector<PluginIdentity*> plugins) {
+    for (size_t i = 0; i < plugins.size(); ++i) {
+        PluginIdentity& p = *plugins[i];
+        if (!p.usable()) continue;
+        for (size_t j = 0; j < i; ++j) {
+            const PluginIdentity& first = *plugins[j];
+            if (first.usable() && first.name == p.name) {
+                p.state = PluginState::Duplicate;
+                p.error = fmt::format("the name '{}' is taken by {} (found first); this file is not used: rename its plugin", p.name,
+                                      first.file.string());
+                break;
+            }
+        }
+    }
+}
+
+std::vector<Plugin> load_plugins(const std::vector<fs::path>& dirs) {
+    std::vector<Plugin> out;
+    for (const auto& f : plugin_files(dirs)) out.push_back(Plugin::load(f));
+    std::vector<PluginIdentity*> ids;
+    for (auto& p : out) ids.push_back(&p);
+    refuse_duplicate_names(ids);
     return out;
 }
 

@@ -41,6 +41,22 @@ Timing Timing::from(const std::vector<double>& times, int warmup, double flops) 
     return t;
 }
 
+Phases& Phases::operator+=(const Phases& o) {
+    generate += o.generate;
+    prepare += o.prepare;
+    upload += o.upload;
+    run += o.run;
+    download += o.download;
+    verify += o.verify;
+    other += o.other;
+    return *this;
+}
+
+nlohmann::json Phases::to_json() const {
+    return {{"generate", generate}, {"prepare", prepare}, {"upload", upload}, {"run", run},
+            {"download", download}, {"verify", verify},   {"other", other},   {"total", total()}};
+}
+
 namespace {
 
 nlohmann::json problem_json(const Job& j) {
@@ -79,12 +95,19 @@ nlohmann::json Record::to_json() const {
     o["source"] = source;
     o["command"] = command;
     o["problem"] = problem_json(job);
-    o["run"] = {{"warmup", job.warmup}, {"iterations", job.iterations}, {"verify", reference::to_string(job.verify)}};
+    o["run"] = {{"warmup", job.warmup},
+                {"iterations", job.iterations},
+                {"verify", reference::to_string(job.verify)},
+                {"min_time_s", job.timing.min_time_s},
+                {"max_noise", job.timing.max_noise},
+                {"max_time_s", job.timing.max_time_s},
+                {"flush_l2", job.timing.flush_l2}};
     o["plugin"] = {{"name", plugin}, {"version", plugin_version}, {"vendor", plugin_vendor}, {"target", plugin_target},
-                   {"file", plugin_file}, {"abi", fmt::format("{}.{}", plugin_abi_major, plugin_abi_minor)},
-                   {"kind", dense ? "dense" : "sparse"}};
+                   {"file", plugin_file}, {"sha256", plugin_sha256}, {"abi", fmt::format("{}.{}", plugin_abi_major, plugin_abi_minor)},
+                   {"kind", dense ? "dense" : "sparse"}, {"isolation", isolation}};
     o["kernel"] = kernel;
-    o["device"] = {{"name", device}, {"arch", device_arch}, {"driver", driver}};
+    o["device"] = {{"index", device_index}, {"name", device}, {"arch", device_arch}, {"driver", driver}, {"uuid", device_uuid},
+                   {"pci_bus_id", device_pci_bus_id}};
     o["status"] = to_string(status);
     if (!reason.empty()) o["reason"] = reason;
     if (!stage.empty()) o["stage"] = stage;
@@ -94,8 +117,13 @@ nlohmann::json Record::to_json() const {
         o["timing"] = {{"warmup", timing->warmup}, {"iterations", timing->iterations}, {"times_ms", times},
                        {"median_ms", number(timing->median_ms)}, {"min_ms", number(timing->min_ms)},
                        {"mean_ms", number(timing->mean_ms)}, {"tflops", number(timing->tflops)},
-                       {"tflops_best", number(timing->tflops_best)}};
+                       {"tflops_best", number(timing->tflops_best)}, {"noise", number(timing->noise)},
+                       {"flush_l2", timing->flush_l2}, {"l2_flushed", timing->l2_flushed}};
+        if (!timing->note.empty()) o["timing"]["note"] = timing->note;
     }
+    if (phases) o["phases_ms"] = phases->to_json();
+    if (!clocks.is_null()) o["clocks"] = clocks;
+    if (!plugin_notes.is_null()) o["plugin_notes"] = plugin_notes;
     if (verdict) {
         nlohmann::json first = nlohmann::json::array();
         for (const auto& m : verdict->first)
@@ -104,7 +132,7 @@ nlohmann::json Record::to_json() const {
                              {"mismatches", verdict->mismatches}, {"nan_count", verdict->nan_count},
                              {"max_abs_error", number(verdict->max_abs_error)}, {"max_rel_error", number(verdict->max_rel_error)},
                              {"max_tolerance_ratio", number(verdict->max_tolerance_ratio)},
-                             {"tolerance", verdict->tolerance_rule}, {"first_mismatches", first}};
+                             {"tolerance", verdict->tolerance_rule}, {"first_mismatches", first}, {"d_transfer", d_transfer}};
     }
     if (baseline)
         o["baseline"] = {{"plugin", baseline->plugin}, {"kernel", baseline->kernel}, {"median_ms", number(baseline->median_ms)},
@@ -188,6 +216,11 @@ std::string reproduce_command(const Job& j, const std::string& plugin, const std
     }
     c += fmt::format(" --alpha {} --beta {} --dist {} --seed {} --warmup {} --iterations {} --verify {}", p.alpha, p.beta, name(p.dist),
                      p.seed, j.warmup, j.iterations, reference::to_string(j.verify));
+    const TimingPolicy& t = j.timing;
+    if (t.min_time_s > 0) c += fmt::format(" --min-time {}", t.min_time_s);
+    if (t.max_noise > 0) c += fmt::format(" --max-noise {}", 100 * t.max_noise);
+    if ((t.min_time_s > 0 || t.max_noise > 0) && t.max_time_s != TimingPolicy{}.max_time_s) c += fmt::format(" --max-time {}", t.max_time_s);
+    if (t.flush_l2) c += " --flush-l2";
     if (!plugin_dir.empty()) c += " --plugin-dir " + shell_quote(plugin_dir);
     if (!plugin.empty()) c += " --plugin " + shell_quote(plugin);
     if (!kernel.empty()) c += " --kernel " + shell_quote(kernel);

@@ -1,13 +1,17 @@
 #include <spmma/core/runner.hpp>
 
-#include <spmma/core/operands.hpp>
 #include <spmma/core/npy.hpp>
+#include <spmma/core/operands.hpp>
 #include <spmma/reference/gemm.hpp>
 
 #include <fmt/format.h>
 
 #include <fnmatch.h>
 
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -19,80 +23,120 @@ int RunSummary::exit_code() const {
     return 0;
 }
 
+std::string RunSummary::phase_table(double startup_ms) const {
+    const double wall = wall_ms + startup_ms;
+    if (wall <= 0) return {};
+    auto line = [&](const char* what, double ms) { return fmt::format("  {:<10} {:>9.2f} s {:>5.1f} %\n", what, ms / 1e3, 100 * ms / wall); };
+    std::string out = fmt::format("where the time went ({:.2f} s wall):\n", wall / 1e3);
+    out += line("start", startup_ms);
+    out += line("generate", phases.generate);
+    out += line("prepare", phases.prepare);
+    out += line("upload", phases.upload);
+    out += line("run", phases.run);
+    out += line("download", phases.download);
+    out += line("verify", phases.verify);
+    out += line("other", wall - startup_ms - phases.total() + phases.other);
+    out += fmt::format("  GPU busy (timed launches) {:.2f} s, {:.1f} % of the wall time\n", gpu_busy_ms / 1e3, 100 * gpu_busy_ms / wall);
+    return out;
+}
+
 bool matches_any(const std::string& name, const std::vector<std::string>& globs) {
     for (const auto& g : globs)
         if (fnmatch(g.c_str(), name.c_str(), 0) == 0) return true;
     return false;
 }
 
+double default_timeout_s(const Job& job, const TimingPolicy& timing, bool gpu) {
+    const double launches = job.warmup + job.iterations + 1;
+    const double rate = gpu ? 1e12 : 1e9;
+    double t = 60 + launches * job.problem.flops() / rate;
+    if (timing.min_time_s > 0 || timing.max_noise > 0) t += std::max(timing.min_time_s, timing.max_time_s) * 2;
+    return t;
+}
+
 namespace {
 
-// What a job needs lazily: operands (made on first use) and the reference (made on first check).
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+// One job's operands and reference: generated into the operand arena the first time a plugin
+// runs the job, the reference computed on a thread of its own beside the plugins' runs.
 class JobState {
 public:
-    JobState(const Job& job, const RunnerOptions& o) : job_(job), opts_(o) {}
-
-    const Operands& operands() {
-        if (!operands_) operands_ = generate_operands(job_.problem);
-        return *operands_;
+    JobState(const Job& job, const RunnerOptions& o, Arena& operands) : job_(job), arena_(operands) {
+        vo_ = o.verify_options;
+        vo_.mode = job.verify;
+        vo_.seed = job.problem.seed;
+        mode_ = reference::resolve_mode(vo_, job.problem.m, job.problem.n, job.problem.k);
+        if (mode_ == reference::VerifyMode::Sampled) samples_ = reference::sample_indices(job.problem.m, job.problem.n, vo_);
+    }
+    ~JobState() {
+        if (expected_.valid()) expected_.wait();  // it reads the arena the next job overwrites
     }
 
-    reference::GemmInput input() {
+    // Makes the operands if not made yet; the milliseconds it took (0 when they were there).
+    double ensure_operands() {
+        if (made_) return 0;
+        const auto t0 = Clock::now();
+        layout_ = OperandLayout::of(OperandSizes::of(job_.problem));
+        uint8_t* base = arena_.reserve(layout_.total);
+        generate_operands(job_.problem, layout_.buffers(base));
+        made_ = true;
+        if (mode_ != reference::VerifyMode::None)
+            expected_ = std::async(std::launch::async, [this] { return reference::compute_expected(input(), vo_); });
+        return ms_since(t0);
+    }
+
+    reference::GemmInput input() const {
         reference::GemmInput in;
         in.problem = job_.problem.to_abi();
-        in.operands = operands().view();
+        in.operands = layout_.view(arena_.data());
         return in;
     }
-
     const reference::Expected& expected() {
-        if (!expected_) {
-            reference::VerifyOptions vo = opts_.verify_options;
-            vo.mode = job_.verify;
-            vo.seed = job_.problem.seed;
-            expected_ = reference::compute_expected(input(), vo);
+        if (!expected_ready_) {
+            expected_value_ = expected_.get();
+            expected_ready_ = true;
         }
-        return *expected_;
+        return expected_value_;
     }
+    reference::VerifyMode mode() const { return mode_; }
+    const std::vector<int64_t>& samples() const { return samples_; }
+    const OperandLayout& layout() const { return layout_; }
 
 private:
     const Job& job_;
-    const RunnerOptions& opts_;
-    std::optional<Operands> operands_;
-    std::optional<reference::Expected> expected_;
+    Arena& arena_;
+    reference::VerifyOptions vo_;
+    reference::VerifyMode mode_;
+    std::vector<int64_t> samples_;
+    OperandLayout layout_;
+    bool made_ = false;
+    std::future<reference::Expected> expected_;
+    reference::Expected expected_value_;
+    bool expected_ready_ = false;
 };
 
-// Owns a plugin handle for one run.
-class Handle {
-public:
-    Handle(const Plugin& p, spmma_handle* h) : p_(p), h_(h) {}
-    ~Handle() {
-        if (h_) p_.api().destroy(h_);
-    }
-    Handle(const Handle&) = delete;
-    Handle& operator=(const Handle&) = delete;
-    spmma_handle* get() const { return h_; }
-
-private:
-    const Plugin& p_;
-    spmma_handle* h_;
-};
-
-Record base_record(const Job& job, const Plugin* p, const RunnerOptions& o) {
+Record base_record(const Job& job, const PluginEndpoint* ep, const RunnerOptions& o) {
     Record r;
     r.spmma_version = SPMMA_VERSION;
     r.timestamp = utc_timestamp();
     r.host = host_name();
     r.source = job.source;
     r.job = job;
-    if (p) {
-        r.plugin = p->name;
-        r.plugin_version = p->version;
-        r.plugin_vendor = p->vendor;
-        r.plugin_target = p->target;
-        r.plugin_file = p->file.string();
-        r.plugin_abi_major = p->abi_major;
-        r.plugin_abi_minor = p->abi_minor;
-        r.dense = p->dense();
+    r.device_index = o.device;
+    if (ep) {
+        const PluginIdentity& p = ep->identity();
+        r.plugin = p.name;
+        r.plugin_version = p.version;
+        r.plugin_vendor = p.vendor;
+        r.plugin_target = p.target;
+        r.plugin_file = p.file.string();
+        r.plugin_sha256 = p.sha256;
+        r.plugin_abi_major = p.abi_major;
+        r.plugin_abi_minor = p.abi_minor;
+        r.dense = p.dense();
+        r.isolation = ep->isolation();
     }
     r.command = reproduce_command(job, r.plugin, "", o.plugin_dir);
     return r;
@@ -115,19 +159,14 @@ std::string file_stem(const Job& job, const std::string& plugin, const std::stri
     return out;
 }
 
-std::string handle_kernel(const Plugin& p, const spmma_handle* h) {
-    char name[256] = {};
-    p.check(p.api().handle_kernel(h, name, sizeof name), "handle_kernel");
-    name[sizeof name - 1] = '\0';
-    return name;
-}
-
 class Runner {
 public:
-    Runner(const std::vector<Plugin>& plugins, const RunnerOptions& o, const std::vector<RecordSink*>& sinks, Progress* progress)
+    Runner(const std::vector<std::unique_ptr<PluginEndpoint>>& plugins, const RunnerOptions& o, const std::vector<RecordSink*>& sinks,
+           Progress* progress)
         : plugins_(plugins), opts_(o), sinks_(sinks), progress_(progress) {}
 
     RunSummary run(const std::vector<Job>& jobs_in) {
+        const auto t0 = Clock::now();
         std::vector<Job> jobs = jobs_in;
         size_t total = 0;
         for (Job& j : jobs) {
@@ -136,12 +175,14 @@ public:
             if (opts_.warmup) j.warmup = *opts_.warmup;
             if (opts_.iterations) j.iterations = *opts_.iterations;
             if (opts_.verify) j.verify = *opts_.verify;
+            if (opts_.timing) j.timing = *opts_.timing;
             total += plugin_list(j).size();
         }
         if (progress_) progress_->start(total);
         for (const Job& j : jobs) run_job(j);
         if (progress_) progress_->finish();
         for (auto* s : sinks_) s->finish();
+        summary_.wall_ms = ms_since(t0);
         return summary_;
     }
 
@@ -151,7 +192,7 @@ private:
         std::vector<std::string> names = j.plugins;
         if (names.empty())
             for (const auto& p : plugins_)
-                if (p.usable()) names.push_back(p.name);
+                if (p->identity().usable()) names.push_back(p->identity().name);
         if (!opts_.baseline.empty()) {
             std::erase(names, opts_.baseline);
             names.insert(names.begin(), opts_.baseline);
@@ -172,18 +213,32 @@ private:
             b.speedup = b.median_ms / r.timing->median_ms;
             r.baseline = b;
         }
+        if (r.phases) summary_.phases += *r.phases;
+        if (r.timing && r.device_arch.rfind("sm_", 0) == 0) {
+            double busy = r.timing->warmup * r.timing->median_ms;
+            for (double t : r.timing->times_ms) busy += t;
+            summary_.gpu_busy_ms += busy;
+        }
         for (auto* s : sinks_) s->record(r);
     }
 
-    void skip(const Job& j, const Plugin* p, std::string reason) {
+    void skip(const Job& j, const PluginEndpoint* p, std::string reason) {
         Record r = base_record(j, p, opts_);
         r.status = RecordStatus::Skipped;
         r.reason = std::move(reason);
         emit(r);
     }
 
+    void error(const Job& j, const PluginEndpoint* p, const std::string& stage, const std::string& reason) {
+        Record r = base_record(j, p, opts_);
+        r.status = RecordStatus::Error;
+        r.stage = stage;
+        r.reason = reason;
+        emit(r);
+    }
+
     void run_job(const Job& job) {
-        JobState state(job, opts_);
+        JobState state(job, opts_, operands_);
         baseline_.reset();
         for (const std::string& name : plugin_list(job)) {
             if (progress_) progress_->step(done_, fmt::format("{} on {}", job.problem.label(), name));
@@ -192,114 +247,163 @@ private:
         }
     }
 
+    // The kernels of `p` that run the job ("" is the plugin's choice); empty after a skip record.
+    std::optional<std::vector<std::string>> kernels_for(const Job& job, PluginEndpoint& p) {
+        const spmma_problem abi = job.problem.to_abi();
+        std::vector<std::string> kernels;
+        if (job.kernels.empty()) {
+            if (auto why = p.unsupported_reason(opts_.device, abi, nullptr)) {
+                skip(job, &p, *why);
+                return std::nullopt;
+            }
+            kernels.push_back("");
+            return kernels;
+        }
+        std::string first_reason;
+        int matched = 0;
+        for (const auto& k : p.identity().kernels) {
+            if (!matches_any(k.name, job.kernels)) continue;
+            ++matched;
+            if (auto why = p.unsupported_reason(opts_.device, abi, k.name.c_str())) {
+                if (first_reason.empty()) first_reason = fmt::format("{}: {}", k.name, *why);
+            } else {
+                kernels.push_back(k.name);
+            }
+        }
+        if (matched == 0) {
+            skip(job, &p, fmt::format("no kernel of {} matches {}", p.identity().name, fmt::join(job.kernels, " or ")));
+            return std::nullopt;
+        }
+        if (kernels.empty()) {
+            skip(job, &p, fmt::format("none of the {} matching kernels supports this problem ({})", matched, first_reason));
+            return std::nullopt;
+        }
+        return kernels;
+    }
+
     void run_plugin(const Job& job, JobState& state, const std::string& name) {
-        const Plugin* p = find_plugin(plugins_, name);
+        PluginEndpoint* p = find_endpoint(plugins_, name);
         if (!p) {
             std::vector<std::string> names;
             for (const auto& q : plugins_)
-                if (q.usable()) names.push_back(q.name);
+                if (q->identity().usable()) names.push_back(q->identity().name);
             skip(job, nullptr, fmt::format("no plugin named '{}' is loaded (loaded: {}; `spmma plugins` lists what failed)", name,
                                            names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
             return;
         }
-        const DeviceInfo dev = probe(*p);
-        if (!dev.runnable) {
-            skip(job, p, dev.reason);
-            return;
+        std::string stage = "probe";
+        try {
+            const DeviceInfo dev = probe(*p);
+            if (!dev.runnable) {
+                skip(job, p, dev.reason);
+                return;
+            }
+            stage = "supports";
+            const auto kernels = kernels_for(job, *p);
+            if (!kernels) return;
+            for (const auto& k : *kernels) run_kernel(job, state, *p, dev, k);
+        } catch (const WorkerLost& e) {
+            probed_.erase(name);
+            error(job, p, stage, e.what());
         }
-        const spmma_problem abi = job.problem.to_abi();
-        std::vector<std::string> kernels;  // empty string: the plugin's choice
-        if (job.kernels.empty()) {
-            if (auto why = p->unsupported_reason(opts_.device, abi, nullptr)) {
-                skip(job, p, *why);
-                return;
-            }
-            kernels.push_back("");
-        } else {
-            std::string first_reason;
-            int matched = 0;
-            for (const auto& k : p->kernels) {
-                if (!matches_any(k.name, job.kernels)) continue;
-                ++matched;
-                if (auto why = p->unsupported_reason(opts_.device, abi, k.name.c_str())) {
-                    if (first_reason.empty()) first_reason = fmt::format("{}: {}", k.name, *why);
-                } else {
-                    kernels.push_back(k.name);
-                }
-            }
-            if (matched == 0) {
-                skip(job, p, fmt::format("no kernel of {} matches {}", p->name, fmt::join(job.kernels, " or ")));
-                return;
-            }
-            if (kernels.empty()) {
-                skip(job, p, fmt::format("none of the {} matching kernels supports this problem ({})", matched, first_reason));
-                return;
-            }
-        }
-        for (const auto& k : kernels) run_kernel(job, state, *p, dev, k);
     }
 
-    DeviceInfo probe(const Plugin& p) {
-        for (const auto& [name, info] : probed_)
-            if (name == p.name) return info;
-        DeviceInfo d = p.probe(opts_.device);
-        probed_.emplace_back(p.name, d);
-        return d;
+    DeviceInfo probe(PluginEndpoint& p) {
+        const std::string& name = p.identity().name;
+        if (auto it = probed_.find(name); it != probed_.end()) return it->second;
+        return probed_[name] = p.probe(opts_.device);
     }
 
-    void run_kernel(const Job& job, JobState& state, const Plugin& p, const DeviceInfo& dev, const std::string& kernel) {
+    // The request for one run and the result arena laid out for it (D, or the sampled indices
+    // and their values).
+    ExecRequest request(const Job& job, const DeviceInfo& dev, const std::string& kernel, const JobState& state, bool want_all_d) {
+        ExecRequest req;
+        req.device = opts_.device;
+        req.device_uuid = dev.is_gpu() ? dev.uuid : "";
+        req.problem = job.problem.to_abi();
+        req.kernel = kernel;
+        req.warmup = job.warmup;
+        req.iterations = job.iterations;
+        req.timing = job.timing;
+        const size_t eb = storage_bytes(job.problem.d, 1);
+        ResultLayout& res = req.result;
+        res.d_bytes = storage_bytes(job.problem.d, job.problem.m * job.problem.n);
+        const auto& samples = state.samples();
+        if (!want_all_d && !samples.empty()) {
+            res.count = samples.size();
+            res.indices_offset = (res.d_bytes + 63) / 64 * 64;
+            res.values_offset = res.indices_offset + (res.count * sizeof(int64_t) + 63) / 64 * 64;
+        }
+        uint8_t* base = results_.reserve(res.count ? res.values_offset + res.count * eb : res.d_bytes);
+        if (res.count) std::memcpy(base + res.indices_offset, samples.data(), res.count * sizeof(int64_t));
+        return req;
+    }
+
+    void run_kernel(const Job& job, JobState& state, PluginEndpoint& p, const DeviceInfo& dev, const std::string& kernel) {
         Record r = base_record(job, &p, opts_);
         r.device = dev.name;
         r.device_arch = dev.arch;
         r.driver = dev.driver;
+        r.device_uuid = dev.uuid;
+        r.device_pci_bus_id = dev.pci_bus_id;
         r.kernel = kernel;
-        std::vector<uint8_t> d;
-        std::string stage = "operands";
-        std::string selector;
-        try {
-            const Operands& ops = state.operands();
-            const spmma_problem abi = job.problem.to_abi();
-            const spmma_operands view = ops.view();
-            stage = "create";
-            spmma_handle* raw = nullptr;
-            p.check(p.api().create(opts_.device, &abi, kernel.empty() ? nullptr : kernel.c_str(), &raw), "create");
-            Handle h(p, raw);
-            r.kernel = handle_kernel(p, h.get());
-            // What reruns this record: the kernel asked for, or the plugin's choice when it is a
-            // kernel of its list (a name the plugin refines later, e.g. with an algorithm, is not).
-            selector = kernel;
-            if (selector.empty())
-                for (const auto& k : p.kernels)
-                    if (k.name == r.kernel) selector = r.kernel;
-            stage = "upload";
-            p.check(p.api().upload(h.get(), &view), "upload");
-            stage = "run";
-            std::vector<float> times(static_cast<size_t>(job.iterations), 0.0f);
-            spmma_run_config cfg{};
-            cfg.struct_size = sizeof cfg;
-            cfg.warmup = job.warmup;
-            cfg.iterations = job.iterations;
-            cfg.times_ms = times.data();
-            p.check(p.api().run(h.get(), &cfg), "run");
-            r.kernel = handle_kernel(p, h.get());  // may now name what the plugin chose while running
-            stage = "download";
-            d.assign(storage_bytes(job.problem.d, job.problem.m * job.problem.n), 0);
-            p.check(p.api().download(h.get(), d.data(), d.size()), "download");
-            r.timing = Timing::from(std::vector<double>(times.begin(), times.end()), job.warmup, job.problem.flops());
-        } catch (const std::exception& e) {
+        Phases ph;
+        const auto t_all = Clock::now();
+        ph.generate = state.ensure_operands();
+        const bool save = !opts_.save_operands.empty() || !opts_.save_failures.empty();
+        const ExecRequest req = request(job, dev, kernel, state, save);
+        const double timeout = opts_.timeout_s > 0 ? opts_.timeout_s : default_timeout_s(job, job.timing, dev.is_gpu());
+        const auto t_exec = Clock::now();
+        const ExecResult x = p.execute(req, Exchange{&operands_, state.layout(), &results_}, timeout);
+        const double exec_ms = ms_since(t_exec);
+        ph.prepare = x.phases.create + x.phases.prepare_in_upload;
+        ph.upload = x.phases.upload - x.phases.prepare_in_upload;
+        ph.run = x.phases.run;
+        ph.download = x.phases.download;
+        ph.other = std::max(0.0, exec_ms - x.phases.create - x.phases.upload - x.phases.run - x.phases.download);
+        r.plugin_notes = x.notes;
+        r.clocks = x.clocks;
+        if (!x.kernel.empty()) r.kernel = x.kernel;
+        if (!x.ok) {
             r.status = RecordStatus::Error;
-            r.stage = stage;
-            r.reason = e.what();
+            r.stage = x.stage;
+            r.reason = x.error;
+            r.phases = ph;
+            if (x.lost || x.status == SPMMA_DEVICE_ERROR) p.restart();  // a poisoned context stays in that worker
             emit(r);
             return;
         }
-        r.command = reproduce_command(job, p.name, selector, opts_.plugin_dir);
+        r.timing = Timing::from(x.times_ms, x.launches_warmup, job.problem.flops());
+        r.timing->noise = median_noise(x.times_ms);
+        r.timing->flush_l2 = job.timing.flush_l2;
+        r.timing->l2_flushed = x.l2_flushed;
+        r.timing->note = x.timing_note;
+        // What reruns this record: the kernel asked for, or the plugin's choice when it is a
+        // kernel of its list (a name the plugin refines later, e.g. with an algorithm, is not).
+        std::string selector = kernel;
+        if (selector.empty())
+            for (const auto& k : p.identity().kernels)
+                if (k.name == r.kernel) selector = r.kernel;
+        r.command = reproduce_command(job, p.identity().name, selector, opts_.plugin_dir);
+        r.d_transfer = x.elements_only ? "elements" : "all";
+        const auto t_verify = Clock::now();
+        verify(job, state, p, req, x, r);
+        ph.verify = ms_since(t_verify);
+        ph.other += std::max(0.0, ms_since(t_all) - ph.total());
+        r.phases = ph;
+        if (p.identity().name == opts_.baseline && r.timing) baseline_ = Baseline{p.identity().name, r.kernel, r.timing->median_ms, 1.0};
+        emit(r);
+    }
+
+    void verify(const Job& job, JobState& state, const PluginEndpoint& p, const ExecRequest& req, const ExecResult& x, Record& r) {
+        std::string stage = "verify";
         try {
-            stage = "verify";
+            const uint8_t* base = results_.data();
             if (job.verify == reference::VerifyMode::None) {
                 r.status = RecordStatus::Unverified;
             } else {
-                r.verdict = reference::check(state.input(), state.expected(), d.data());
+                const uint8_t* d = x.elements_only ? base + req.result.values_offset : base + req.result.d_offset;
+                r.verdict = reference::check(state.input(), state.expected(), d, 8, x.elements_only);
                 r.status = r.verdict->passed ? RecordStatus::Verified : RecordStatus::Failed;
                 if (!r.verdict->passed)
                     r.reason = fmt::format("{} of {} checked elements wrong ({} NaN), max abs error {:.3g}", r.verdict->mismatches,
@@ -307,35 +411,36 @@ private:
             }
             const bool save_all = !opts_.save_operands.empty();
             const bool save_failure = r.status == RecordStatus::Failed && !opts_.save_failures.empty();
-            if (save_all || save_failure) {
+            if ((save_all || save_failure) && !x.elements_only) {
                 stage = "save operands";
-                const auto ref_d = reference::reference_d(state.input());
-                const std::string stem = file_stem(job, p.name, r.kernel);
-                if (save_all) save_operands(opts_.save_operands, stem, state.input().problem, state.input().operands, d.data(), ref_d.data());
-                if (save_failure) save_operands(opts_.save_failures, stem, state.input().problem, state.input().operands, d.data(), ref_d.data());
+                const auto in = state.input();
+                const auto ref_d = reference::reference_d(in);
+                const std::string stem = file_stem(job, p.identity().name, r.kernel);
+                const uint8_t* d = base + req.result.d_offset;
+                if (save_all) save_operands(opts_.save_operands, stem, in.problem, in.operands, d, ref_d.data());
+                if (save_failure) save_operands(opts_.save_failures, stem, in.problem, in.operands, d, ref_d.data());
             }
         } catch (const std::exception& e) {
             r.status = RecordStatus::Error;
             r.stage = stage;
             r.reason = e.what();
         }
-        if (p.name == opts_.baseline && r.timing) baseline_ = Baseline{p.name, r.kernel, r.timing->median_ms, 1.0};
-        emit(r);
     }
 
-    const std::vector<Plugin>& plugins_;
+    const std::vector<std::unique_ptr<PluginEndpoint>>& plugins_;
     const RunnerOptions& opts_;
     const std::vector<RecordSink*>& sinks_;
     Progress* progress_;
     RunSummary summary_;
     size_t done_ = 0;
     std::optional<Baseline> baseline_;
-    std::vector<std::pair<std::string, DeviceInfo>> probed_;
+    std::map<std::string, DeviceInfo> probed_;
+    Arena operands_{"spmma-operands"}, results_{"spmma-results"};
 };
 
 }  // namespace
 
-RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<Plugin>& plugins, const RunnerOptions& options,
+RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins, const RunnerOptions& options,
                     const std::vector<RecordSink*>& sinks, Progress* progress) {
     return Runner(plugins, options, sinks, progress).run(jobs);
 }

@@ -25,10 +25,10 @@ double pace_us() {
 
 class PaceGemm : public Gemm {
 public:
-    explicit PaceGemm(size_t d_bytes) : d_bytes_(d_bytes) {}
+    PaceGemm(const spmma_problem& p, size_t d_bytes) : Gemm(p), d_bytes_(d_bytes) {}
     std::string kernel_name() const override { return kKernels[0].name; }
     void upload(const spmma_operands&) override {}
-    void run(int warmup, int iterations, float* times_ms) override {
+    void run(int warmup, int iterations, float* times_ms, uint32_t) override {
         const auto pace = std::chrono::duration<double, std::micro>(pace_us());
         for (int i = 0; i < warmup + iterations; ++i) {
             const auto t0 = std::chrono::steady_clock::now();
@@ -65,7 +65,7 @@ public:
         if (device != 0) unsupported("one device, 0");
     }
     std::unique_ptr<Gemm> create(int, const spmma_problem& p, const char*) override {
-        return std::make_unique<PaceGemm>(static_cast<size_t>(p.m * p.n) * static_cast<size_t>(spmma_dtype_storage_bits(p.d_type)) / 8);
+        return std::make_unique<PaceGemm>(p, static_cast<size_t>(p.m * p.n) * static_cast<size_t>(spmma_dtype_storage_bits(p.d_type)) / 8);
     }
 };
 

@@ -60,6 +60,13 @@ struct Verdict {
     double max_tolerance_ratio = 0; // max |D - ref| / tolerance (finite, tolerance > 0): the headroom
 };
 
+// Auto resolved by size (full up to full_max_macs sparse multiply-adds); None stays None.
+VerifyMode resolve_mode(const VerifyOptions& options, int64_t m, int64_t n, int64_t k);
+
+// The flat indices (i * n + j) a sampled check reads, increasing, without duplicates: random
+// single elements, whole random rows, whole random columns (a function of m, n and the seed).
+std::vector<int64_t> sample_indices(int64_t m, int64_t n, const VerifyOptions& options);
+
 // The reference for `input` under `options` (the expensive part; OpenMP-parallel). Throws
 // std::invalid_argument for operands that do not match the problem (sizes, index bytes).
 Expected compute_expected(const GemmInput& input, const VerifyOptions& options);
@@ -68,6 +75,8 @@ Expected compute_expected(const GemmInput& input, const VerifyOptions& options);
 // A floating element passes when |D - value| <= tolerance; when value overflows d_type
 // (|value| - tolerance past the rounding threshold to infinity), an infinity of value's sign
 // passes too; a NaN passes only where value is NaN; an infinite value needs the same infinity.
-Verdict check(const GemmInput& input, const Expected& expected, const void* d, int max_report = 8);
+// With `compact`, d holds only the checked elements, in the order of expected.index (what a
+// plugin's download_elements returns for a sampled check).
+Verdict check(const GemmInput& input, const Expected& expected, const void* d, int max_report = 8, bool compact = false);
 
 }  // namespace spmma::reference

@@ -2,7 +2,7 @@
 // why it cannot run here, and the devices the plugins see.
 #pragma once
 
-#include <spmma/core/plugins.hpp>
+#include <spmma/core/endpoint.hpp>
 
 #include <nlohmann/json.hpp>
 
@@ -12,9 +12,10 @@
 
 namespace spmma {
 
-std::string describe_plugins(const std::vector<Plugin>& plugins, const std::vector<std::filesystem::path>& dirs, int device,
-                             bool verbose);
-nlohmann::json plugins_json(const std::vector<Plugin>& plugins, const std::vector<std::filesystem::path>& dirs, int device);
-std::string describe_devices(const std::vector<Plugin>& plugins);
+using Endpoints = std::vector<std::unique_ptr<PluginEndpoint>>;
+
+std::string describe_plugins(const Endpoints& plugins, const std::vector<std::filesystem::path>& dirs, int device, bool verbose);
+nlohmann::json plugins_json(const Endpoints& plugins, const std::vector<std::filesystem::path>& dirs, int device);
+std::string describe_devices(const Endpoints& plugins);
 
 }  // namespace spmma

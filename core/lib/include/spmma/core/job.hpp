@@ -10,11 +10,20 @@
 
 namespace spmma {
 
+// How long to time, beyond the job's warm-up and iterations (nvbench's meaning).
+struct TimingPolicy {
+    double min_time_s = 0;    // --min-time: more launches until the timed work reaches this
+    double max_noise = 0;     // --max-noise (fraction): more launches until the median's relative spread is below
+    double max_time_s = 10;   // --max-time: no more timed work than this for the two above
+    bool flush_l2 = false;    // --flush-l2
+};
+
 struct Job {
     Problem problem;
     int warmup = 5;
     int iterations = 20;
     reference::VerifyMode verify = reference::VerifyMode::Auto;
+    TimingPolicy timing;
     std::vector<std::string> plugins; // empty: every plugin
     std::vector<std::string> kernels; // globs; empty: the plugin's own choice
     std::string source;               // "configs/quick.toml:12" or "command line"

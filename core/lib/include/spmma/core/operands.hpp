@@ -1,5 +1,8 @@
-// Deterministic operand generation: the same problem and seed give the same bits on any machine
-// and thread count (a counter-based generator indexed by element).
+// Deterministic operand generation: every element is a pure function of (seed, operand stream,
+// element index) through a counter-based generator, so the same problem and seed give the same
+// bits on any machine and thread count, any part can be made anywhere, and the reference can
+// recompute just the elements it reads. Generation writes into memory the caller provides (the
+// runner's shared operand set, see operand_set.hpp) or into an owning Operands.
 #pragma once
 
 #include <spmma/core/problem.hpp>
@@ -10,6 +13,25 @@
 
 namespace spmma {
 
+// Bytes of each canonical buffer of a problem (plugin.h layouts); C and scales 0 when absent.
+struct OperandSizes {
+    size_t a_values = 0, a_indices = 0, b = 0, c = 0, scale_a = 0, scale_b = 0;
+    static OperandSizes of(const Problem& p);
+    size_t total() const { return a_values + a_indices + b + c + scale_a + scale_b; }
+};
+
+// Where one problem's operands are written (sizes as OperandSizes::of; null where 0).
+struct OperandBuffers {
+    uint8_t *a_values = nullptr, *a_indices = nullptr, *b = nullptr, *c = nullptr, *scale_a = nullptr, *scale_b = nullptr;
+    OperandSizes sizes;
+    spmma_operands view() const;
+};
+
+// Makes every operand of p into `out`: A drawn, pruned by magnitude to the pattern and
+// compressed (one pass per group, nothing dense kept), B, C, block scales. OpenMP-parallel.
+void generate_operands(const Problem& p, const OperandBuffers& out);
+
+// The same into owned buffers (tests, one-off tools).
 struct Operands {
     CompressedA a;                 // canonical compressed A
     std::vector<uint8_t> b;        // k x n column-major
@@ -19,12 +41,10 @@ struct Operands {
 
     spmma_operands view() const;
 };
-
-// Dense A is drawn, pruned by magnitude to the pattern, validated and compressed.
 Operands generate_operands(const Problem& p);
 
 // A value drawn from the problem's distribution for type t (before encoding), for element
-// `index` of operand stream `stream`. Exposed for tests.
+// `index` of operand stream `stream`. The definition every generator path follows.
 double draw(Distribution d, DType t, uint64_t seed, uint64_t stream, uint64_t index);
 
 }  // namespace spmma

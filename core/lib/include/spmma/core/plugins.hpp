@@ -31,16 +31,21 @@ struct KernelInfo {
 struct DeviceInfo {
     bool runnable = false;
     std::string name, arch, driver, reason;
+    std::string uuid, pci_bus_id;  // ABI 1.1; empty from older plugins and host devices
+    bool is_gpu() const { return arch.rfind("sm_", 0) == 0; }
 };
 
-enum class PluginState { Loaded, LoadFailed, NoEntry, AbiMismatch, BadTable, Shadowed };
+// Duplicate: a plugin of that name was found first (error names both files); Crashed: the
+// worker loading it died or hung (error says how).
+enum class PluginState { Loaded, LoadFailed, NoEntry, AbiMismatch, BadTable, Duplicate, Crashed };
 const char* to_string(PluginState s);
 
-class Plugin {
-public:
+// What a plugin file said of itself, wherever it was loaded (here or in a worker process).
+struct PluginIdentity {
     std::filesystem::path file;
+    std::string sha256;  // of the file
     PluginState state = PluginState::LoadFailed;
-    std::string error; // why it is not usable (state != Loaded)
+    std::string error;   // why it is not usable (state != Loaded)
 
     // Loaded plugins only:
     uint32_t abi_major = 0, abi_minor = 0;
@@ -50,6 +55,11 @@ public:
 
     bool usable() const { return state == PluginState::Loaded; }
     bool dense() const { return flags & SPMMA_PLUGIN_DENSE; }
+};
+
+// A plugin loaded into this process.
+class Plugin : public PluginIdentity {
+public:
     const spmma_plugin_api& api() const { return *api_; }
 
     int device_count() const;
@@ -60,6 +70,9 @@ public:
     std::string last_error() const;
     // Throws PluginCallError with last_error() when s is not OK.
     void check(spmma_status s, const char* call) const;
+    // The optional 1.1 entries (null when the plugin's table lacks them).
+    decltype(spmma_plugin_api::download_elements) download_elements_fn() const { return download_elements_; }
+    decltype(spmma_plugin_api::describe_handle) describe_handle_fn() const { return describe_handle_; }
 
     // Loads and checks one file; never throws (the state and error say what went wrong).
     static Plugin load(const std::filesystem::path& file);
@@ -67,15 +80,25 @@ public:
 private:
     std::shared_ptr<boost::dll::shared_library> lib_;
     const spmma_plugin_api* api_ = nullptr;
+    decltype(spmma_plugin_api::download_elements) download_elements_ = nullptr;
+    decltype(spmma_plugin_api::describe_handle) describe_handle_ = nullptr;
 };
 
-// The folders searched, in order: --plugin-dir arguments, SPMMA_PLUGIN_PATH (':'-separated,
-// empty entries ignored), then lib/spmma/plugins beside the binary's bin/ (build and install
-// trees alike). Never the current directory unless named.
+// The folders searched, in order: lib/spmma/plugins beside the binary's bin/ (the installed
+// plugins, build and install trees alike), SPMMA_PLUGIN_PATH (':'-separated, empty entries
+// ignored), then --plugin-dir arguments. A name is taken by the first plugin that has it, so a
+// drop-in folder never replaces an installed plugin. Never the current directory unless named.
 std::vector<std::filesystem::path> plugin_search_path(const std::vector<std::string>& cli_dirs, bool use_default = true);
 
-// Every shared library in the folders (sorted by name within a folder); a later plugin with the
-// name of an earlier one is Shadowed.
+// Every shared library in the folders, in search-path order (sorted by name within a folder),
+// each file once.
+std::vector<std::filesystem::path> plugin_files(const std::vector<std::filesystem::path>& dirs);
+
+// Names are identities: a usable plugin whose name an earlier one took becomes Duplicate, its
+// error naming both files.
+void refuse_duplicate_names(std::vector<PluginIdentity*> plugins);
+
+// Every plugin file in the folders loaded into this process, duplicates refused.
 std::vector<Plugin> load_plugins(const std::vector<std::filesystem::path>& dirs);
 
 const Plugin* find_plugin(const std::vector<Plugin>& plugins, const std::string& name);

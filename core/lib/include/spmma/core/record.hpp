@@ -28,7 +28,22 @@ struct Timing {
     double median_ms = 0, min_ms = 0, mean_ms = 0;
     double tflops = 0;      // dense-equivalent 2mnk / median
     double tflops_best = 0; // 2mnk / min
+    double noise = 0;       // relative half-width of the median's 95 % interval (inf below 6 times)
+    bool flush_l2 = false, l2_flushed = false;
+    std::string note;       // a target not met, an L2 flush not done
     static Timing from(const std::vector<double>& times, int warmup, double flops);
+};
+
+// Where a record's wall time went, in milliseconds. generate: the job's operands (in the first
+// record that needed them); prepare: the plugin's create and any packing or algorithm search it
+// reports inside upload; upload: the rest of upload (copies); run: warm-up and timed launches;
+// download: D or its sampled elements; verify: the reference (first record of a job) and the
+// check; other: destroy, process hand-over, a worker's restart.
+struct Phases {
+    double generate = 0, prepare = 0, upload = 0, run = 0, download = 0, verify = 0, other = 0;
+    double total() const { return generate + prepare + upload + run + download + verify + other; }
+    Phases& operator+=(const Phases& o);
+    nlohmann::json to_json() const;
 };
 
 struct Baseline {
@@ -48,8 +63,12 @@ struct Record {
     std::string plugin, plugin_version, plugin_vendor, plugin_target, plugin_file;
     uint32_t plugin_abi_major = 0, plugin_abi_minor = 0;
     bool dense = false;     // a dense baseline (A expanded)
+    std::string plugin_sha256;
+    std::string isolation;  // "worker" or "in-process"
     std::string kernel;
     std::string device, device_arch, driver;
+    int device_index = 0;
+    std::string device_uuid, device_pci_bus_id;
 
     RecordStatus status = RecordStatus::Skipped;
     std::string reason;     // skipped / error: why; failed: the verdict's summary
@@ -57,6 +76,10 @@ struct Record {
     std::optional<Timing> timing;
     std::optional<reference::Verdict> verdict;
     std::optional<Baseline> baseline;
+    std::optional<Phases> phases;
+    nlohmann::json clocks;        // GPU records: clocks, power and throttle reasons over the timed launches
+    nlohmann::json plugin_notes;  // the plugin's describe_handle object
+    std::string d_transfer;       // "all" (D downloaded) or "elements" (only the checked elements)
 
     nlohmann::json to_json() const;
     static std::vector<std::string> csv_header();

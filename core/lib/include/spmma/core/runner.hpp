@@ -1,9 +1,11 @@
-// The runner: each job x each plugin (x each selected kernel) -> one record. Operands are made
-// once per job and the reference once per job, shared by every plugin's verification.
+// The runner: each job x each plugin (x each selected kernel) -> one record. A job's operands
+// are generated once into shared memory and read there by every plugin (in its worker process
+// or here); the reference is computed once per job, beside the plugins' runs, and a sampled
+// check downloads only the elements it reads. Every record says where its time went (phases).
 #pragma once
 
+#include <spmma/core/endpoint.hpp>
 #include <spmma/core/job.hpp>
-#include <spmma/core/plugins.hpp>
 #include <spmma/core/record.hpp>
 
 #include <filesystem>
@@ -20,6 +22,8 @@ struct RunnerOptions {
     std::optional<int> warmup, iterations;  // override each job's
     std::optional<reference::VerifyMode> verify;
     reference::VerifyOptions verify_options; // samples, threshold (mode comes from the job)
+    std::optional<TimingPolicy> timing;     // --min-time, --max-noise, --max-time, --flush-l2: replace each job's
+    double timeout_s = 0;                   // --timeout per plugin call; 0: scaled with the problem
     std::string baseline;                   // plugin whose median each record is compared with
     std::filesystem::path save_operands;    // every run's operands and D as .npy
     std::filesystem::path save_failures;    // failed runs' operands and D as .npy
@@ -45,14 +49,24 @@ public:
 
 struct RunSummary {
     int verified = 0, failed = 0, unverified = 0, errors = 0, skipped = 0;
+    double wall_ms = 0;     // run_jobs from start to end
+    Phases phases;          // summed over the records
+    double gpu_busy_ms = 0; // the timed launches of GPU records: warm-up launches x median + every timed launch
     // 0 all verified (or unverified by request), 1 a failure or error, 3 nothing ran.
     int exit_code() const;
+    // "where the time went": each phase's seconds and share of the wall time, the GPU's share.
+    std::string phase_table(double startup_ms) const;
 };
 
-RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<Plugin>& plugins, const RunnerOptions& options,
-                    const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
+RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins,
+                    const RunnerOptions& options, const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
 
 // Does `name` match any of the shell-style globs?
 bool matches_any(const std::string& name, const std::vector<std::string>& globs);
+
+// The time limit of each plugin call of a job when --timeout is not given: 60 s plus the job's
+// launches ((warm-up + iterations + 1) x 2mnk) at 1 TFLOP/s on a GPU or 1 GFLOP/s on a host
+// device, plus --min-time / --max-time.
+double default_timeout_s(const Job& job, const TimingPolicy& timing, bool gpu);
 
 }  // namespace spmma

@@ -1,0 +1,27 @@
+// spmma worker --fd N: the process a plugin runs in (started by spmma itself, not by users).
+#include "command.hpp"
+
+#include <spmma/core/endpoint.hpp>
+
+namespace spmma::app {
+namespace {
+
+class WorkerCommand final : public Command {
+public:
+    explicit WorkerCommand(CLI::App& app) {
+        cmd_ = app.add_subcommand("worker", "");  // an empty description hides it from --help
+        cmd_->add_option("--fd", fd_, "Socket to the parent")->required();
+    }
+    CLI::App* subcommand() const override { return cmd_; }
+    int execute() override { return run_worker(fd_); }
+
+private:
+    CLI::App* cmd_;
+    int fd_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_worker_command(CLI::App& app) { return std::make_unique<WorkerCommand>(app); }
+
+}  // namespace spmma::app

@@ -1,0 +1,37 @@
+// Memory that a worker process maps too: an anonymous memfd, mapped read-write here and handed
+// to another process as a file descriptor. The runner makes each problem's operands in one
+// (operand_set.hpp), and plugins in worker processes read them where they lie.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace spmma {
+
+class SharedMemory {
+public:
+    SharedMemory() = default;
+    // A new region of `bytes` (rounded up to pages); throws std::runtime_error with errno's text.
+    static SharedMemory create(size_t bytes, const std::string& name);
+    // Maps a region another process made (takes ownership of fd).
+    static SharedMemory map(int fd, size_t bytes);
+    ~SharedMemory();
+    SharedMemory(SharedMemory&& o) noexcept;
+    SharedMemory& operator=(SharedMemory&& o) noexcept;
+    SharedMemory(const SharedMemory&) = delete;
+    SharedMemory& operator=(const SharedMemory&) = delete;
+
+    uint8_t* data() const { return data_; }
+    size_t size() const { return size_; }
+    int fd() const { return fd_; }
+    bool empty() const { return size_ == 0; }
+
+private:
+    void release() noexcept;
+    int fd_ = -1;
+    uint8_t* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+}  // namespace spmma

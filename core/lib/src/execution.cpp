@@ -1,0 +1,300 @@
+#include <spmma/core/execution.hpp>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace spmma {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+std::string handle_kernel(const Plugin& p, const spmma_handle* h) {
+    char name[256] = {};
+    p.check(p.api().handle_kernel(h, name, sizeof name), "handle_kernel");
+    name[sizeof name - 1] = '\0';
+    return name;
+}
+
+double median_of_sorted(const std::vector<double>& s) {
+    const size_t n = s.size();
+    return n == 0 ? 0.0 : n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+// The run calls of one execution: warm-up, the job's iterations, then more batches while the
+// policy asks for them.
+class TimingLoop {
+public:
+    TimingLoop(const Plugin& p, spmma_handle* h, const ExecRequest& req, bool flush) : p_(p), h_(h), req_(req), flush_(flush) {}
+
+    void warm_up() {
+        if (req_.warmup > 0) batch(req_.warmup, 0);
+    }
+
+    // Timed launches into `times`; a note when a target was not met.
+    std::string timed(std::vector<double>& times) {
+        batch(0, req_.iterations, &times);
+        const TimingPolicy& t = req_.timing;
+        const double min_ms = t.min_time_s * 1e3, cap_ms = std::max(t.max_time_s, t.min_time_s) * 1e3;
+        for (;;) {
+            const double total = sum(times);
+            const bool need_time = total < min_ms;
+            const double noise = t.max_noise > 0 ? median_noise(times) : 0.0;
+            const bool need_noise = t.max_noise > 0 && noise > t.max_noise;
+            if (!need_time && !need_noise) return {};
+            if (total >= cap_ms)
+                return fmt::format("noise {:.2f} % still above --max-noise {:.2f} % after {:.1f} s of timed launches (--max-time)", 100 * noise,
+                                   100 * t.max_noise, total / 1e3);
+            std::vector<double> s = times;
+            std::sort(s.begin(), s.end());
+            const double med = std::max(median_of_sorted(s), 1e-4);
+            double want = need_time ? (min_ms - total) / med : static_cast<double>(times.size()) / 2;
+            want = std::min(want, (cap_ms - total) / med);
+            batch(0, static_cast<int>(std::clamp(std::ceil(want), 1.0, 100000.0)), &times);
+        }
+    }
+
+private:
+    static double sum(const std::vector<double>& v) {
+        double s = 0;
+        for (double x : v) s += x;
+        return s;
+    }
+
+    void batch(int warmup, int iterations, std::vector<double>* times = nullptr) {
+        std::vector<float> t(static_cast<size_t>(iterations), 0.0f);
+        spmma_run_config c{};
+        c.struct_size = sizeof c;
+        c.warmup = warmup;
+        c.iterations = iterations;
+        c.times_ms = iterations ? t.data() : nullptr;
+        c.flags = flush_ ? SPMMA_RUN_FLUSH_L2 : 0u;
+        p_.check(p_.api().run(h_, &c), "run");
+        if (times) times->insert(times->end(), t.begin(), t.end());
+    }
+
+    const Plugin& p_;
+    spmma_handle* h_;
+    const ExecRequest& req_;
+    bool flush_;
+};
+
+nlohmann::json parse_notes(const std::string& text) {
+    try {
+        nlohmann::json j = nlohmann::json::parse(text);
+        if (j.is_object()) return j;
+    } catch (const std::exception&) {
+    }
+    return nlohmann::json{{"text", text}};
+}
+
+// The plugin calls between create and destroy.
+void run_handle(const Plugin& p, spmma_handle* h, const ExecRequest& req, const spmma_operands& ops, uint8_t* base, ExecResult& r, const std::function<void(const char*)>& enter) {
+    r.kernel = handle_kernel(p, h);
+    enter("upload");
+    auto t0 = Clock::now();
+    p.check(p.api().upload(h, &ops), "upload");
+    r.phases.upload = ms_since(t0);
+
+    enter("run");
+    t0 = Clock::now();
+    const bool flush = req.timing.flush_l2 && (p.flags & SPMMA_PLUGIN_FLUSHES_L2);
+    r.l2_flushed = flush;
+    if (req.timing.flush_l2 && !flush) r.timing_note = "L2 not flushed: the plugin does not declare SPMMA_PLUGIN_FLUSHES_L2";
+    TimingLoop loop(p, h, req, flush);
+    loop.warm_up();
+    r.launches_warmup = req.warmup;
+    std::optional<ClockSampler> sampler;
+    if (!req.device_uuid.empty()) {
+        sampler.emplace(req.device_uuid);
+        sampler->start();
+    }
+    const std::string note = loop.timed(r.times_ms);
+    if (!note.empty()) r.timing_note = r.timing_note.empty() ? note : r.timing_note + "; " + note;
+    if (sampler) r.clocks = sampler->stop().to_json();
+    r.phases.run = ms_since(t0);
+    r.kernel = handle_kernel(p, h);  // may now name what the plugin chose while running
+
+    enter("download");
+    t0 = Clock::now();
+    const auto download_elements = p.download_elements_fn();
+    if (req.result.count > 0 && download_elements) {
+        const size_t eb = static_cast<size_t>(spmma_dtype_storage_bits(req.problem.d_type) / 8);
+        const auto* idx = reinterpret_cast<const int64_t*>(base + req.result.indices_offset);
+        p.check(download_elements(h, idx, req.result.count, base + req.result.values_offset, req.result.count * eb), "download_elements");
+        r.elements_only = true;
+    } else {
+        p.check(p.api().download(h, base + req.result.d_offset, req.result.d_bytes), "download");
+    }
+    r.phases.download = ms_since(t0);
+
+    if (const auto describe = p.describe_handle_fn()) {
+        std::vector<char> text(64 * 1024, '\0');
+        if (describe(h, text.data(), text.size()) == SPMMA_OK) {
+            text.back() = '\0';
+            r.notes = parse_notes(text.data());
+            if (r.notes.contains("prepare_ms") && r.notes["prepare_ms"].is_number())
+                r.phases.prepare_in_upload = std::clamp(r.notes["prepare_ms"].get<double>(), 0.0, r.phases.upload);
+        }
+    }
+}
+
+}  // namespace
+
+double median_noise(std::vector<double> times) {
+    const size_t n = times.size();
+    if (n < 6) return std::numeric_limits<double>::infinity();
+    std::sort(times.begin(), times.end());
+    // NOTES: the order statistics x(l), x(u) with l, u = n/2 -+ 1.96 sqrt(n)/2 (1-based) cover
+    // the median with about 95 % probability whatever the distribution (binomial(n, 1/2)).
+    const double h = 1.96 * std::sqrt(static_cast<double>(n)) / 2;
+    const auto lo = static_cast<size_t>(std::max(1.0, std::floor(n / 2.0 - h)));
+    const auto hi = static_cast<size_t>(std::min(static_cast<double>(n), std::ceil(n / 2.0 + h + 1)));
+    const double med = median_of_sorted(times);
+    if (!(med > 0)) return std::numeric_limits<double>::infinity();
+    return (times[hi - 1] - times[lo - 1]) / (2 * med);
+}
+
+ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands& ops, uint8_t* base, const StageListener& listener) {
+    ExecResult r;
+    std::string stage;
+    auto enter = [&](const char* s) {
+        stage = s;
+        if (listener) listener(stage);
+    };
+    spmma_handle* h = nullptr;
+    try {
+        enter("create");
+        const auto t0 = Clock::now();
+        p.check(p.api().create(req.device, &req.problem, req.kernel.empty() ? nullptr : req.kernel.c_str(), &h), "create");
+        r.phases.create = ms_since(t0);
+        run_handle(p, h, req, ops, base, r, enter);
+        r.ok = true;
+    } catch (const PluginCallError& e) {
+        r.stage = stage;
+        r.error = e.what();
+        r.status = e.status;
+    } catch (const std::exception& e) {
+        r.stage = stage;
+        r.error = e.what();
+        r.status = SPMMA_INTERNAL_ERROR;
+    }
+    if (h) {
+        enter("destroy");
+        const auto t0 = Clock::now();
+        p.api().destroy(h);
+        r.phases.destroy = ms_since(t0);
+    }
+    return r;
+}
+
+// ---- JSON forms (the worker protocol) -----------------------------------------------------
+
+nlohmann::json problem_to_json(const spmma_problem& p) {
+    return {{"m", p.m},           {"n", p.n},           {"k", p.k},           {"a_type", p.a_type},         {"b_type", p.b_type},
+            {"c_type", p.c_type}, {"d_type", p.d_type}, {"acc_type", p.acc_type}, {"pattern", p.pattern}, {"saturate", p.saturate},
+            {"scale_type", p.scale_type}, {"scale_block", p.scale_block}, {"alpha", p.alpha}, {"beta", p.beta}};
+}
+
+spmma_problem problem_from_json(const nlohmann::json& j) {
+    spmma_problem p{};
+    p.struct_size = sizeof p;
+    p.m = j.at("m");
+    p.n = j.at("n");
+    p.k = j.at("k");
+    p.a_type = j.at("a_type");
+    p.b_type = j.at("b_type");
+    p.c_type = j.at("c_type");
+    p.d_type = j.at("d_type");
+    p.acc_type = j.at("acc_type");
+    p.pattern = j.at("pattern");
+    p.saturate = j.at("saturate");
+    p.scale_type = j.at("scale_type");
+    p.scale_block = j.at("scale_block");
+    p.alpha = j.at("alpha");
+    p.beta = j.at("beta");
+    return p;
+}
+
+nlohmann::json ExecRequest::to_json() const {
+    return {{"device", device},
+            {"device_uuid", device_uuid},
+            {"problem", problem_to_json(problem)},
+            {"kernel", kernel},
+            {"warmup", warmup},
+            {"iterations", iterations},
+            {"min_time_s", timing.min_time_s},
+            {"max_noise", timing.max_noise},
+            {"max_time_s", timing.max_time_s},
+            {"flush_l2", timing.flush_l2},
+            {"result", {{"d_offset", result.d_offset}, {"d_bytes", result.d_bytes}, {"indices_offset", result.indices_offset},
+                        {"values_offset", result.values_offset}, {"count", result.count}}}};
+}
+
+ExecRequest ExecRequest::from_json(const nlohmann::json& j) {
+    ExecRequest r;
+    r.device = j.at("device");
+    r.device_uuid = j.at("device_uuid");
+    r.problem = problem_from_json(j.at("problem"));
+    r.kernel = j.at("kernel");
+    r.warmup = j.at("warmup");
+    r.iterations = j.at("iterations");
+    r.timing.min_time_s = j.at("min_time_s");
+    r.timing.max_noise = j.at("max_noise");
+    r.timing.max_time_s = j.at("max_time_s");
+    r.timing.flush_l2 = j.at("flush_l2");
+    const auto& res = j.at("result");
+    r.result.d_offset = res.at("d_offset");
+    r.result.d_bytes = res.at("d_bytes");
+    r.result.indices_offset = res.at("indices_offset");
+    r.result.values_offset = res.at("values_offset");
+    r.result.count = res.at("count");
+    return r;
+}
+
+nlohmann::json ExecResult::to_json() const {
+    return {{"ok", ok},
+            {"stage", stage},
+            {"error", error},
+            {"status", status},
+            {"kernel", kernel},
+            {"times_ms", times_ms},
+            {"launches_warmup", launches_warmup},
+            {"phases", {{"create", phases.create}, {"upload", phases.upload}, {"run", phases.run}, {"download", phases.download},
+                        {"destroy", phases.destroy}, {"prepare_in_upload", phases.prepare_in_upload}}},
+            {"notes", notes},
+            {"clocks", clocks},
+            {"elements_only", elements_only},
+            {"l2_flushed", l2_flushed},
+            {"timing_note", timing_note}};
+}
+
+ExecResult ExecResult::from_json(const nlohmann::json& j) {
+    ExecResult r;
+    r.ok = j.at("ok");
+    r.stage = j.at("stage");
+    r.error = j.at("error");
+    r.status = j.at("status");
+    r.kernel = j.at("kernel");
+    r.times_ms = j.at("times_ms").get<std::vector<double>>();
+    r.launches_warmup = j.at("launches_warmup");
+    const auto& ph = j.at("phases");
+    r.phases.create = ph.at("create");
+    r.phases.upload = ph.at("upload");
+    r.phases.run = ph.at("run");
+    r.phases.download = ph.at("download");
+    r.phases.destroy = ph.at("destroy");
+    r.phases.prepare_in_upload = ph.at("prepare_in_upload");
+    r.notes = j.at("notes");
+    r.clocks = j.at("clocks");
+    r.elements_only = j.at("elements_only");
+    r.l2_flushed = j.at("l2_flushed");
+    r.timing_note = j.at("timing_note");
+    return r;
+}
+
+}  // namespace spmma

@@ -1,0 +1,71 @@
+#include <spmma/core/shared_memory.hpp>
+
+#include <fmt/format.h>
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+#include <utility>
+
+namespace spmma {
+namespace {
+
+size_t page_round(size_t bytes) {
+    const auto page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    return std::max(page, (bytes + page - 1) / page * page);
+}
+
+uint8_t* map_fd(int fd, size_t bytes) {
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) throw std::runtime_error(fmt::format("cannot map {} bytes of shared memory: {}", bytes, std::strerror(errno)));
+    return static_cast<uint8_t*>(p);
+}
+
+}  // namespace
+
+SharedMemory SharedMemory::create(size_t bytes, const std::string& name) {
+    SharedMemory m;
+    m.size_ = page_round(bytes);
+    m.fd_ = memfd_create(name.c_str(), MFD_CLOEXEC);
+    if (m.fd_ < 0) throw std::runtime_error(fmt::format("memfd_create({}): {}", name, std::strerror(errno)));
+    if (ftruncate(m.fd_, static_cast<off_t>(m.size_)) != 0)
+        throw std::runtime_error(fmt::format("cannot size shared memory to {} bytes: {}", m.size_, std::strerror(errno)));
+    m.data_ = map_fd(m.fd_, m.size_);
+    return m;
+}
+
+SharedMemory SharedMemory::map(int fd, size_t bytes) {
+    SharedMemory m;
+    m.fd_ = fd;
+    m.size_ = bytes;
+    m.data_ = map_fd(fd, bytes);
+    return m;
+}
+
+SharedMemory::~SharedMemory() { release(); }
+
+SharedMemory::SharedMemory(SharedMemory&& o) noexcept
+    : fd_(std::exchange(o.fd_, -1)), data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+
+SharedMemory& SharedMemory::operator=(SharedMemory&& o) noexcept {
+    if (this != &o) {
+        release();
+        fd_ = std::exchange(o.fd_, -1);
+        data_ = std::exchange(o.data_, nullptr);
+        size_ = std::exchange(o.size_, 0);
+    }
+    return *this;
+}
+
+void SharedMemory::release() noexcept {
+    if (data_) munmap(data_, size_);
+    if (fd_ >= 0) close(fd_);
+    data_ = nullptr;
+    fd_ = -1;
+    size_ = 0;
+}
+
+}  // namespace spmma

@@ -1,0 +1,107 @@
+// The worker side: `spmma worker --fd N` loads one plugin and serves the parent's requests on the
+// socket N until it closes. Operands and results stay in the parent's shared memory; the maps are
+// kept while their region lives, so a sweep maps each region once.
+#include <spmma/core/endpoint.hpp>
+
+#include <spmma/core/wire.hpp>
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <fstream>
+#include <map>
+#include <optional>
+
+namespace spmma {
+namespace {
+
+// A region the parent sent, mapped here (by role: "operands", "results").
+class Mappings {
+public:
+    uint8_t* get(const std::string& role, const nlohmann::json& ref, int fd) {
+        const uint64_t id = ref.at("id");
+        const size_t bytes = ref.at("bytes");
+        auto it = maps_.find(role);
+        if (it != maps_.end() && it->second.first == id) {
+            close(fd);
+            return it->second.second.data();
+        }
+        maps_.erase(role);
+        auto& slot = maps_[role];
+        slot = {id, SharedMemory::map(fd, bytes)};
+        return slot.second.data();
+    }
+
+private:
+    std::map<std::string, std::pair<uint64_t, SharedMemory>> maps_;
+};
+
+size_t resident_bytes() {
+    std::ifstream in("/proc/self/statm");
+    size_t pages = 0, resident = 0;
+    in >> pages >> resident;
+    return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
+}
+
+class Worker {
+public:
+    explicit Worker(int fd) : fd_(fd) {}
+
+    int serve() {
+        for (;;) {
+            wire::Message m;
+            if (wire::receive(fd_, m, std::nullopt) != wire::ReceiveStatus::Ok) return 0;  // the parent is done
+            nlohmann::json reply;
+            try {
+                reply = handle(m);
+            } catch (const std::exception& e) {
+                for (int fd : m.fds) close(fd);
+                reply = {{"error", e.what()}};
+            }
+            if (!wire::send(fd_, reply)) return 0;
+        }
+    }
+
+private:
+    nlohmann::json handle(const wire::Message& m) {
+        const std::string op = m.body.at("op");
+        if (op == "load") {
+            plugin_ = Plugin::load(m.body.at("file").get<std::string>());
+            return {{"identity", identity_to_json(*plugin_)}};
+        }
+        if (op == "rss") return {{"rss_bytes", resident_bytes()}};
+        if (!plugin_ || !plugin_->usable()) throw std::runtime_error("no plugin loaded");
+        if (op == "device_count") return {{"count", plugin_->device_count()}};
+        if (op == "probe") return {{"device", device_to_json(plugin_->probe(m.body.at("device")))}};
+        if (op == "supports") {
+            const spmma_problem p = problem_from_json(m.body.at("problem"));
+            const auto& k = m.body.at("kernel");
+            const std::string kernel = k.is_null() ? "" : k.get<std::string>();
+            const auto why = plugin_->unsupported_reason(m.body.at("device"), p, k.is_null() ? nullptr : kernel.c_str());
+            return {{"reason", why ? nlohmann::json(*why) : nlohmann::json(nullptr)}};
+        }
+        if (op == "execute") {
+            if (m.fds.size() != 2) throw std::runtime_error("execute needs the operand and result regions");
+            uint8_t* ops = maps_.get("operands", m.body.at("operands"), m.fds[0]);
+            uint8_t* res = maps_.get("results", m.body.at("results"), m.fds[1]);
+            const ExecRequest req = ExecRequest::from_json(m.body.at("request"));
+            const OperandLayout layout = OperandLayout::from_json(m.body.at("operands").at("layout"));
+            const ExecResult r = execute(*plugin_, req, layout.view(ops), res, [&](const std::string& stage) {
+                wire::send(fd_, {{"stage", stage}});
+            });
+            return {{"result", r.to_json()}};
+        }
+        throw std::runtime_error("unknown request '" + op + "'");
+    }
+
+    int fd_;
+    std::optional<Plugin> plugin_;
+    Mappings maps_;
+};
+
+}  // namespace
+
+int run_worker(int fd) { return Worker(fd).serve(); }
+
+}  // namespace spmma
