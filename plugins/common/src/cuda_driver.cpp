@@ -193,6 +193,12 @@ void DeviceBuffer::fill(uint8_t byte) {
     }
 }
 
+DeviceBuffer to_device(const void* host, size_t bytes) {
+    DeviceBuffer d(bytes);
+    d.upload(host, bytes);
+    return d;
+}
+
 // ---- Module --------------------------------------------------------------------------------
 Module::Module(const void* image) { CU_CHECK(require_driver().cuModuleLoadData(&mod_, image)); }
 
@@ -251,6 +257,24 @@ void launch(CUfunction f, const LaunchShape& s, CUstream stream, void** args) {
 
 void set_max_dynamic_smem(CUfunction f, unsigned bytes) {
     CU_CHECK(require_driver().cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(bytes)));
+}
+
+int max_active_clusters(CUfunction f, const LaunchShape& s) {
+    CUlaunchConfig lc{};
+    lc.gridDimX = s.grid[0];
+    lc.gridDimY = lc.gridDimZ = 1;
+    lc.blockDimX = s.block[0];
+    lc.blockDimY = lc.blockDimZ = 1;
+    lc.sharedMemBytes = s.smem_bytes;
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    attr.value.clusterDim.x = s.cluster[0];
+    attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
+    lc.attrs = &attr;
+    lc.numAttrs = 1;
+    int n = 0;
+    CU_CHECK(require_driver().cuOccupancyMaxActiveClusters(&n, f, &lc));
+    return n;
 }
 
 }  // namespace spmma_plugin::cuda

@@ -1,6 +1,11 @@
 #include <spmma_plugin/cuda_gemm.hpp>
 
+#include <spmma_plugin/host_pack.hpp>
+#include <spmma_plugin/operands.hpp>
+
 #include <algorithm>
+#include <stdexcept>
+#include <vector>
 
 SPMMA_DECLARE_FATBIN(gather)
 
@@ -66,6 +71,48 @@ void CudaGemm::download_elements(const int64_t* indices, size_t count, void* val
     cuda::launch(module(SPMMA_FATBIN(gather)).function("spmma_gather_elements"), shape, stream_.get(), args);
     stream_.synchronize();
     out.download(values, values_bytes);
+}
+
+void CudaGemm::download(void* d, size_t bytes) {
+    check_d_bytes(problem_, bytes);
+    if (!d_.size()) fail(SPMMA_INVALID_ARGUMENT, "download before D exists");
+    context_.make_current();
+    stream_.synchronize();
+    d_.download(d, bytes);
+}
+
+DeviceMatrix CudaGemm::d_matrix() const {
+    return {d_.get(), storage_bytes(problem_.d_type, problem_.n)};
+}
+
+void CudaGemm::allocate_d(uint8_t fill) {
+    context_.make_current();
+    d_ = DeviceBuffer(storage_bytes(problem_.d_type, problem_.m * problem_.n));
+    d_.fill(fill);
+}
+
+void CudaGemm::upload_c(const spmma_operands& ops, CForm form) {
+    const spmma_problem& p = problem_;
+    c_ = DeviceBuffer();
+    if (!reads_c(p)) return;
+    context_.make_current();
+    if (form == CForm::as_given) {
+        c_ = to_device(ops.c, ops.c_bytes);
+        return;
+    }
+    std::vector<uint8_t> wide(static_cast<size_t>(p.m * p.n) * 4);
+    try {
+        host::widen_c(p.c_type, ops.c, p.m * p.n, wide.data());
+    } catch (const std::invalid_argument& e) {
+        unsupported(std::string("unsupported: ") + e.what());
+    }
+    c_ = to_device(wide);
+}
+
+CUfunction CudaGemm::kernel(const void* image, const char* name, unsigned smem_bytes) {
+    const CUfunction f = module(image).function(name);
+    set_max_dynamic_smem(f, smem_bytes);
+    return f;
 }
 
 const Module& CudaGemm::module(const void* image) {

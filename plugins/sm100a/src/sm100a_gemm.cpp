@@ -16,16 +16,6 @@ using namespace spmma_plugin::cuda;
 
 namespace {
 
-size_t canonical_bytes(spmma_dtype t, int64_t count) {
-    return static_cast<size_t>(count) * static_cast<size_t>(spmma_dtype_storage_bits(t)) / 8;
-}
-
-void expect_bytes(const char* what, size_t got, size_t want) {
-    if (got != want)
-        fail(SPMMA_INVALID_ARGUMENT, std::string(what) + ": " + std::to_string(got) + " bytes given, " +
-                                         std::to_string(want) + " expected");
-}
-
 // A packed buffer of 16-byte rows (metadata and scale chunks), loaded in boxes of `box_rows`.
 TensorMap2D rows16_map(const char* what, const DeviceBuffer& buf, uint32_t box_rows) {
     TensorMap2D t{};
@@ -44,7 +34,7 @@ TensorMap2D rows16_map(const char* what, const DeviceBuffer& buf, uint32_t box_r
 }  // namespace
 
 Sm100aGemm::Sm100aGemm(int device, const spmma_problem& problem, const KernelEntry& kernel)
-    : CudaGemm(device, problem), kernel_(kernel) {
+    : KernelGemm(device, problem, kernel, kernel.cfg.smem_bytes()) {
     const TileConfig& cfg = kernel_.cfg;
     const spmma_problem& p = problem_;
     kp_ = padded_k(cfg.kind, p.k);
@@ -52,39 +42,22 @@ Sm100aGemm::Sm100aGemm(int device, const spmma_problem& problem, const KernelEnt
     const int tiles_n = static_cast<int>((p.n + cfg.bn - 1) / cfg.bn);
     rows_a_ = static_cast<int64_t>(tiles_m) * cfg.bm();
     rows_b_ = static_cast<int64_t>(tiles_n) * cfg.bn;
-    d_bytes_ = canonical_bytes(p.d_type, p.m * p.n);
-    d_ = DeviceBuffer(d_bytes_);
-
-    fn_ = module(kernel_.image).function(kernel_.name.c_str());
-    set_max_dynamic_smem(fn_, static_cast<unsigned>(cfg.smem_bytes()));
 
     // Persistent grid: as many CTAs (pairs) as fit at once, one per SM (pair of SMs): the stage
     // ring takes an SM's shared memory and all its tensor memory; no more than there are tiles.
     const int64_t tiles = static_cast<int64_t>(tiles_m) * tiles_n;
     int max_groups = props_.sm_count / cfg.cg;
+    shape_.block[0] = static_cast<unsigned>(kThreads);
+    shape_.cluster[0] = static_cast<unsigned>(cfg.cg);
+    shape_.smem_bytes = static_cast<unsigned>(cfg.smem_bytes());
     if (cfg.cg > 1) {
-        CUlaunchConfig lc{};
-        lc.gridDimX = static_cast<unsigned>(cfg.cg * max_groups);
-        lc.gridDimY = lc.gridDimZ = 1;
-        lc.blockDimX = static_cast<unsigned>(kThreads);
-        lc.blockDimY = lc.blockDimZ = 1;
-        lc.sharedMemBytes = static_cast<unsigned>(cfg.smem_bytes());
-        CUlaunchAttribute attr{};
-        attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attr.value.clusterDim.x = static_cast<unsigned>(cfg.cg);
-        attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
-        lc.attrs = &attr;
-        lc.numAttrs = 1;
-        int n = 0;
-        CU_CHECK(require_driver().cuOccupancyMaxActiveClusters(&n, fn_, &lc));
+        shape_.grid[0] = static_cast<unsigned>(cfg.cg * max_groups);
+        const int n = max_active_clusters(fn_, shape_);
         if (n <= 0) fail(SPMMA_DEVICE_ERROR, kernel_.name + ": no CTA pair fits on " + props_.name);
         max_groups = n;
     }
     const int groups = static_cast<int>(std::min<int64_t>(tiles, max_groups));
     shape_.grid[0] = static_cast<unsigned>(groups * cfg.cg);
-    shape_.block[0] = static_cast<unsigned>(kThreads);
-    shape_.cluster[0] = static_cast<unsigned>(cfg.cg);
-    shape_.smem_bytes = static_cast<unsigned>(cfg.smem_bytes());
 
     params_.m = static_cast<int32_t>(p.m);
     params_.n = static_cast<int32_t>(p.n);
@@ -99,7 +72,7 @@ Sm100aGemm::Sm100aGemm(int device, const spmma_problem& problem, const KernelEnt
         unsupported(std::string("unsupported: ") + e.what());
     }
     params_.d_type = p.d_type;
-    params_.d = reinterpret_cast<void*>(static_cast<uintptr_t>(d_.get()));
+    params_.d = d_.as();
     params_.c = nullptr;
     params_.use_c = p.beta != 0.0 ? 1 : 0;
     params_.saturate = p.saturate;
@@ -109,66 +82,39 @@ Sm100aGemm::Sm100aGemm(int device, const spmma_problem& problem, const KernelEnt
     params_.beta_i = static_cast<int64_t>(p.beta);
 }
 
-void Sm100aGemm::upload(const spmma_operands& ops) {
-    context_.make_current();
+void Sm100aGemm::pack(const spmma_operands& ops) {
     const spmma_problem& p = problem_;
     const TileConfig& cfg = kernel_.cfg;
     const Kind kind = cfg.kind;
-    const int group = spmma_pattern_group(p.pattern);
-
-    expect_bytes("A values", ops.a_values_bytes, canonical_bytes(p.a_type, p.m * (p.k / 2)));
-    expect_bytes("A indices", ops.a_indices_bytes, static_cast<size_t>(p.m * (p.k / group)));
-    expect_bytes("B", ops.b_bytes, canonical_bytes(p.b_type, p.n * p.k));
-    if (!ops.a_values || !ops.a_indices || !ops.b) fail(SPMMA_INVALID_ARGUMENT, "null A or B");
 
     try {
         std::vector<uint8_t> buf(packed_a_bytes(kind, p.m, kp_));
         pack_a_values(kind, p.a_type, ops.a_values, p.m, p.k, kp_, buf.data());
-        a_ = DeviceBuffer(buf.size());
-        a_.upload(buf.data(), buf.size());
+        a_ = to_device(buf);
 
         buf.assign(packed_b_bytes(kind, p.n, kp_), 0);
         pack_b(kind, p.b_type, ops.b, p.n, p.k, kp_, buf.data());
-        b_ = DeviceBuffer(buf.size());
-        b_.upload(buf.data(), buf.size());
+        b_ = to_device(buf);
 
         buf.assign(packed_meta_bytes(kind, rows_a_, kp_), 0);
         pack_metadata(kind, ops.a_indices, p.m, p.k, rows_a_, kp_, buf.data());
-        e_ = DeviceBuffer(buf.size());
-        e_.upload(buf.data(), buf.size());
+        e_ = to_device(buf);
 
         if (is_block_scaled(kind)) {
-            const int64_t blocks = p.k / p.scale_block;
-            expect_bytes("scale A", ops.scale_a_bytes, static_cast<size_t>(p.m * blocks));
-            expect_bytes("scale B", ops.scale_b_bytes, static_cast<size_t>(p.n * blocks));
-            if (!ops.scale_a || !ops.scale_b) fail(SPMMA_INVALID_ARGUMENT, "null block scales");
             buf.assign(packed_scale_bytes(kind, cfg.sv, rows_a_, kp_, 1), 0);
             pack_scales(kind, cfg.sv, p.scale_type, ops.scale_a, p.m, p.k, p.scale_block, rows_a_, kp_, 1, buf.data());
-            sfa_ = DeviceBuffer(buf.size());
-            sfa_.upload(buf.data(), buf.size());
+            sfa_ = to_device(buf);
             buf.assign(packed_scale_bytes(kind, cfg.sv, rows_b_, kp_, cfg.n_groups()), 0);
             pack_scales(kind, cfg.sv, p.scale_type, ops.scale_b, p.n, p.k, p.scale_block, rows_b_, kp_, cfg.n_groups(),
                         buf.data());
-            sfb_ = DeviceBuffer(buf.size());
-            sfb_.upload(buf.data(), buf.size());
+            sfb_ = to_device(buf);
         }
     } catch (const std::invalid_argument& e) {
         fail(SPMMA_INVALID_ARGUMENT, std::string("packing: ") + e.what());
     }
 
-    if (params_.use_c) {
-        if (!ops.c) fail(SPMMA_INVALID_ARGUMENT, "beta != 0 but C is null");
-        expect_bytes("C", ops.c_bytes, canonical_bytes(p.c_type, p.m * p.n));
-        std::vector<uint8_t> c(static_cast<size_t>(p.m * p.n) * 4);
-        try {
-            pack_c(p.c_type, ops.c, p.m * p.n, c.data());
-        } catch (const std::invalid_argument& e) {
-            unsupported(std::string("unsupported: ") + e.what());
-        }
-        c_ = DeviceBuffer(c.size());
-        c_.upload(c.data(), c.size());
-        params_.c = reinterpret_cast<const void*>(static_cast<uintptr_t>(c_.get()));
-    }
+    upload_c(ops, CForm::widened);
+    params_.c = c_.as<const void>();
 
     // Tensor maps: A (64-byte rows per stage, 64-byte swizzle) and B (128-byte rows, 128-byte
     // swizzle) as raw bytes in the instruction's format, boxes of one CTA's rows; metadata and
@@ -203,20 +149,11 @@ void Sm100aGemm::upload(const spmma_operands& ops) {
         tm_sfa_ = encode_tensor_map(rows16_map("scale A", sfa_, static_cast<uint32_t>(cfg.sfa_tiles() * kScaleTileRows)));
         tm_sfb_ = encode_tensor_map(rows16_map("scale B", sfb_, static_cast<uint32_t>(cfg.sfb_tiles() * kScaleTileRows)));
     }
-    uploaded_ = true;
 }
 
 void Sm100aGemm::launch(CUstream stream) {
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
     void* args[] = {&tm_a_, &tm_b_, &tm_e_, &tm_sfa_, &tm_sfb_, &params_};
     cuda::launch(fn_, shape_, stream, args);
-}
-
-void Sm100aGemm::download(void* d, size_t bytes) {
-    context_.make_current();
-    expect_bytes("D", bytes, d_bytes_);
-    stream_.synchronize();
-    d_.download(d, bytes);
 }
 
 }  // namespace spmma_sm100a

@@ -4,36 +4,27 @@
 
 #include "kernel_table.hpp"
 
-#include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_plugin/kernel_gemm.hpp>
 #include <spmma_sm100a/kernel_params.hpp>
 
 namespace spmma_sm100a {
 
-class Sm100aGemm : public spmma_plugin::cuda::CudaGemm {
+class Sm100aGemm final : public spmma_plugin::cuda::KernelGemm<KernelEntry> {
 public:
     Sm100aGemm(int device, const spmma_problem& problem, const KernelEntry& kernel);
-    std::string kernel_name() const override { return kernel_.name; }
-    void upload(const spmma_operands& operands) override;
-    void download(void* d, size_t bytes) override;
 
 protected:
+    void pack(const spmma_operands& operands) override;
     void launch(CUstream stream) override;
-    spmma_plugin::cuda::DeviceMatrix d_matrix() const override {
-        return {d_.get(), static_cast<size_t>(problem_.n) * static_cast<size_t>(spmma_dtype_storage_bits(problem_.d_type) / 8)};
-    }
 
 private:
-    const KernelEntry& kernel_;
     int64_t kp_ = 0;      // k padded to whole stages
     int64_t rows_a_ = 0;  // m padded to whole tiles (rows of metadata and scale A chunks)
     int64_t rows_b_ = 0;  // n padded to whole tiles (rows of scale B chunks)
-    size_t d_bytes_ = 0;
-    spmma_plugin::cuda::DeviceBuffer a_, b_, e_, sfa_, sfb_, c_, d_;
+    spmma_plugin::cuda::DeviceBuffer a_, b_, e_, sfa_, sfb_;
     CUtensorMap tm_a_{}, tm_b_{}, tm_e_{}, tm_sfa_{}, tm_sfb_{};
     KernelParams params_{};
-    CUfunction fn_{};
     spmma_plugin::cuda::LaunchShape shape_{};
-    bool uploaded_ = false;
 };
 
 }  // namespace spmma_sm100a

@@ -3,7 +3,6 @@
 #include <spmma_plugin/cuda_gemm.hpp>
 #include <spmma_sm120a/kernel_list.hpp>
 
-#include <cstring>
 #include <vector>
 
 #if defined(SPMMA_SM120A_SOFTWARE_MMA)
@@ -72,35 +71,8 @@ std::vector<KernelDesc> build() {
     return v;
 }
 
-const std::vector<KernelDesc>& table() {
-    static const std::vector<KernelDesc> t = build();
-    return t;
-}
-
 }  // namespace
 
-std::span<const KernelDesc> kernels() { return table(); }
-
-std::span<const spmma_kernel_info> kernel_infos() {
-    static const std::vector<spmma_kernel_info> infos = [] {
-        std::vector<spmma_kernel_info> v;
-        for (const KernelDesc& k : table()) {
-            spmma_kernel_info i{};
-            i.struct_size = sizeof i;
-            i.name = k.name;
-            i.description = k.description.c_str();
-            v.push_back(i);
-        }
-        return v;
-    }();
-    return infos;
-}
-
-const KernelDesc* find_kernel(const char* name) {
-    if (!name) return nullptr;
-    for (const KernelDesc& k : table())
-        if (std::strcmp(k.name, name) == 0) return &k;
-    return nullptr;
-}
+const spmma_plugin::KernelRegistry<KernelDesc>& kernel_table() { return spmma_plugin::kernel_registry<KernelDesc, build>(); }
 
 }  // namespace spmma_sm120a

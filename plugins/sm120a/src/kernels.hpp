@@ -3,9 +3,9 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_sm120a/layout.hpp>
 
-#include <span>
 #include <string>
 
 namespace spmma_sm120a {
@@ -21,9 +21,8 @@ struct KernelDesc {
     int threads() const { return tile.threads(); }
 };
 
-std::span<const KernelDesc> kernels();
-std::span<const spmma_kernel_info> kernel_infos();
-const KernelDesc* find_kernel(const char* name);
+// Every kernel, in kernel_list.hpp's order.
+const spmma_plugin::KernelRegistry<KernelDesc>& kernel_table();
 
 // "kind::mxf4nvf4.block_scale.scale_vec::4X e2m1 x e2m1 -> f32, ue4m3" and the like.
 std::string form_label(const Form& f);

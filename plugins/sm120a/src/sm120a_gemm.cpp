@@ -1,58 +1,25 @@
 #include "sm120a_gemm.hpp"
 
-#include <algorithm>
-#include <thread>
+#include <spmma_plugin/host_pack.hpp>
+
 #include <vector>
 
 namespace spmma_sm120a {
-namespace {
 
 using spmma_plugin::fail;
-using spmma_plugin::cuda::DeviceBuffer;
-
-size_t out_bytes(spmma_dtype t, int64_t count) { return static_cast<size_t>(count) * (spmma_dtype_storage_bits(t) / 8); }
-
-void expect_bytes(const char* what, const void* ptr, size_t got, int64_t want) {
-    if (!ptr) fail(SPMMA_INVALID_ARGUMENT, std::string(what) + " is null");
-    if (got != static_cast<size_t>(want))
-        fail(SPMMA_INVALID_ARGUMENT, std::string(what) + " has " + std::to_string(got) + " bytes, expected " + std::to_string(want));
-}
-
-int host_threads() { return static_cast<int>(std::clamp(std::thread::hardware_concurrency(), 1u, 32u)); }
-
-template <class T>
-DeviceBuffer to_device(const std::vector<T>& host) {
-    DeviceBuffer d(host.size() * sizeof(T));
-    d.upload(host.data(), host.size() * sizeof(T));
-    return d;
-}
-
-}  // namespace
+using spmma_plugin::cuda::to_device;
 
 Sm120aGemm::Sm120aGemm(int device, const spmma_problem& problem, const KernelDesc& kernel)
-    : CudaGemm(device, problem), kernel_(kernel),
-      shape_(packed_shape(kernel.form, kernel.tile, problem.m, problem.n, problem.k)) {
-    fn_ = module(kernel_.image).function(kernel_.name);
-    spmma_plugin::cuda::set_max_dynamic_smem(fn_, static_cast<unsigned>(kernel_.smem_bytes()));
-}
+    : KernelGemm(device, problem, kernel, kernel.smem_bytes()),
+      shape_(packed_shape(kernel.form, kernel.tile, problem.m, problem.n, problem.k)) {}
 
-void Sm120aGemm::upload(const spmma_operands& ops) {
+void Sm120aGemm::pack(const spmma_operands& ops) {
     const Form& f = kernel_.form;
     const spmma_problem& p = problem_;
-    expect_bytes("A values", ops.a_values, ops.a_values_bytes, canonical_a_values_bytes(f, p.m, p.k));
-    expect_bytes("A indices", ops.a_indices, ops.a_indices_bytes, canonical_a_indices_bytes(f, p.m, p.k));
-    expect_bytes("B", ops.b, ops.b_bytes, canonical_b_bytes(f, p.n, p.k));
-    if (f.scaled()) {
-        expect_bytes("scale_A", ops.scale_a, ops.scale_a_bytes, canonical_scale_bytes(f, p.m, p.k));
-        expect_bytes("scale_B", ops.scale_b, ops.scale_b_bytes, canonical_scale_bytes(f, p.n, p.k));
-    }
-    const bool beta_zero = p.beta == 0;
-    if (!beta_zero) expect_bytes("C", ops.c, ops.c_bytes, static_cast<int64_t>(out_bytes(p.c_type, p.m * p.n)));
     const std::string bad = check_indices(f, p.m, p.k, ops.a_indices);
     if (!bad.empty()) fail(SPMMA_INVALID_ARGUMENT, "A's metadata would be undefined for mma.sp: " + bad);
 
-    context_.make_current();
-    const int threads = host_threads();
+    const int threads = spmma_plugin::host::host_threads();
     {
         std::vector<uint8_t> a(static_cast<size_t>(shape_.a_bytes));
         std::vector<uint32_t> e(static_cast<size_t>(shape_.e_words));
@@ -72,22 +39,18 @@ void Sm120aGemm::upload(const spmma_operands& ops) {
         sa_ = to_device(sa);
         sb_ = to_device(sb);
     }
-    if (!beta_zero) {
-        c_ = DeviceBuffer(ops.c_bytes);
-        c_.upload(ops.c, ops.c_bytes);
-    }
-    d_ = DeviceBuffer(out_bytes(p.d_type, p.m * p.n));
-    d_.fill(0xFF);  // NaN everywhere: a D element the kernel never writes cannot pass
+    upload_c(ops, CForm::as_given);
 
+    const bool beta_zero = p.beta == 0;
     GemmParams& g = params_;
     g = GemmParams{};
-    g.a = reinterpret_cast<const uint8_t*>(a_.get());
-    g.e = reinterpret_cast<const uint32_t*>(e_.get());
-    g.sa = f.scaled() ? reinterpret_cast<const uint32_t*>(sa_.get()) : nullptr;
-    g.sb = f.scaled() ? reinterpret_cast<const uint32_t*>(sb_.get()) : nullptr;
-    g.b = reinterpret_cast<const uint8_t*>(b_.get());
-    g.c = beta_zero ? nullptr : reinterpret_cast<const void*>(c_.get());
-    g.d = reinterpret_cast<void*>(d_.get());
+    g.a = a_.as<const uint8_t>();
+    g.e = e_.as<const uint32_t>();
+    g.sa = sa_.as<const uint32_t>();  // null when unscaled
+    g.sb = sb_.as<const uint32_t>();
+    g.b = b_.as<const uint8_t>();
+    g.c = c_.as<const void>();
+    g.d = d_.as();
     g.ldb = shape_.ldb;
     g.m = static_cast<int>(p.m);
     g.n = static_cast<int>(p.n);
@@ -100,27 +63,15 @@ void Sm120aGemm::upload(const spmma_operands& ops) {
     g.beta_zero = beta_zero ? 1 : 0;
     g.alpha = static_cast<float>(p.alpha);
     g.beta = static_cast<float>(p.beta);
-    uploaded_ = true;
 }
 
 void Sm120aGemm::launch(CUstream stream) {
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
     spmma_plugin::cuda::LaunchShape s;
     s.grid[0] = static_cast<unsigned>(params_.tiles_m) * static_cast<unsigned>(params_.tiles_n);
     s.block[0] = static_cast<unsigned>(kernel_.threads());
     s.smem_bytes = static_cast<unsigned>(kernel_.smem_bytes());
     void* args[] = {&params_};
     spmma_plugin::cuda::launch(fn_, s, stream, args);
-}
-
-void Sm120aGemm::download(void* d, size_t bytes) {
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "download before upload");
-    if (!d) fail(SPMMA_INVALID_ARGUMENT, "D is null");
-    if (bytes != d_.size())
-        fail(SPMMA_INVALID_ARGUMENT, "D has " + std::to_string(bytes) + " bytes, expected " + std::to_string(d_.size()));
-    context_.make_current();
-    stream_.synchronize();
-    d_.download(d, bytes);
 }
 
 }  // namespace spmma_sm120a

@@ -6,31 +6,23 @@
 
 #include "pack.hpp"
 
-#include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_plugin/kernel_gemm.hpp>
 #include <spmma_sm120a/params.hpp>
 
 namespace spmma_sm120a {
 
-class Sm120aGemm : public spmma_plugin::cuda::CudaGemm {
+class Sm120aGemm final : public spmma_plugin::cuda::KernelGemm<KernelDesc> {
 public:
     Sm120aGemm(int device, const spmma_problem& problem, const KernelDesc& kernel);
-    std::string kernel_name() const override { return kernel_.name; }
-    void upload(const spmma_operands& operands) override;
-    void download(void* d, size_t bytes) override;
 
 protected:
+    void pack(const spmma_operands& operands) override;
     void launch(CUstream stream) override;
-    spmma_plugin::cuda::DeviceMatrix d_matrix() const override {
-        return {d_.get(), static_cast<size_t>(problem_.n) * static_cast<size_t>(spmma_dtype_storage_bits(problem_.d_type) / 8)};
-    }
 
 private:
-    const KernelDesc& kernel_;
     PackedShape shape_;
-    CUfunction fn_ = nullptr;
-    spmma_plugin::cuda::DeviceBuffer a_, e_, sa_, sb_, b_, c_, d_;
+    spmma_plugin::cuda::DeviceBuffer a_, e_, sa_, sb_, b_;
     GemmParams params_{};
-    bool uploaded_ = false;
 };
 
 }  // namespace spmma_sm120a

@@ -1,4 +1,7 @@
-#include "support.hpp"
+// What the sm120a plugin can run: its answers to the kit's checks (kernel_backend.hpp).
+#include "sm120a_backend.hpp"
+
+#include <spmma_plugin/refusals.hpp>
 
 #include <cmath>
 #include <limits>
@@ -6,11 +9,11 @@
 namespace spmma_sm120a {
 namespace {
 
-bool is_float_out(spmma_dtype t) { return t == SPMMA_F32 || t == SPMMA_F16 || t == SPMMA_BF16; }
+using spmma_plugin::cuda::DeviceProperties;
+using spmma_plugin::is_float_type;
 
 std::string problem_label(const spmma_problem& p) {
-    std::string s = std::string(spmma_dtype_name(p.a_type)) + " x " + spmma_dtype_name(p.b_type) + " -> " +
-                    spmma_dtype_name(p.acc_type) + " (" + spmma_pattern_name(p.pattern) + ")";
+    std::string s = spmma_plugin::types_label(p.a_type, p.b_type, p.acc_type) + " (" + spmma_pattern_name(p.pattern) + ")";
     if (p.scale_type != SPMMA_DTYPE_NONE)
         s += std::string(", ") + spmma_dtype_name(p.scale_type) + " per " + std::to_string(p.scale_block) + " k";
     return s;
@@ -46,7 +49,7 @@ std::string scale_reason(const spmma_problem& p) {
 
 }  // namespace
 
-std::string device_reason(const spmma_plugin::cuda::DeviceProperties& dev) {
+std::string Sm120aBackend::runs_on(const DeviceProperties& dev) const {
 #if defined(SPMMA_SM120A_SOFTWARE_MMA)
     // The check build: sm_80 / sm_90 SASS with the mma.sp in software (mma_software.cuh).
     if (dev.major == 8 || dev.major == 9) return {};
@@ -56,12 +59,12 @@ std::string device_reason(const spmma_plugin::cuda::DeviceProperties& dev) {
     return "built, needs sm_120a (RTX Blackwell / GB20x) or sm_121a (GB10); device is " + dev.arch();
 }
 
-std::string problem_reason(const spmma_problem& p) {
+std::string Sm120aBackend::problem_reason(const spmma_problem& p) const {
     if (!is_f8f6f4_type(p.a_type) || !is_f8f6f4_type(p.b_type))
         return std::string("no sm_120a mma.sp .kind form takes ") + spmma_dtype_name(p.a_type) + " x " +
                spmma_dtype_name(p.b_type) + ": A and B must be e4m3, e5m2, e3m2, e2m3 or e2m1 (other types: the sm80 plugin)";
     if (p.saturate) return "satfinite applies to s32 accumulation only";
-    if (!is_float_out(p.d_type)) return std::string("D must be f32, f16 or bf16, not ") + spmma_dtype_name(p.d_type);
+    if (!is_float_type(p.d_type)) return std::string("D must be f32, f16 or bf16, not ") + spmma_dtype_name(p.d_type);
     if (p.beta != 0 && p.c_type != p.d_type)
         return std::string("C must have D's type (") + spmma_dtype_name(p.d_type) + "), not " + spmma_dtype_name(p.c_type);
     if (p.pattern != SPMMA_PATTERN_2_4 && p.pattern != SPMMA_PATTERN_4_8_PAIRWISE)
@@ -81,15 +84,11 @@ std::string problem_reason(const spmma_problem& p) {
         const std::string why = scale_reason(p);
         if (!why.empty()) return why;
     }
-    const int group = p.pattern == SPMMA_PATTERN_2_4 ? 4 : 8;
-    if (p.k % group != 0)
-        return "k must be a multiple of " + std::to_string(group) + " for the " + spmma_pattern_name(p.pattern) +
-               " pattern (k = " + std::to_string(p.k) + ")";
     if (p.scale_type != SPMMA_DTYPE_NONE && p.k % p.scale_block != 0)
         return "k must be a multiple of the scale block " + std::to_string(p.scale_block) + " (k = " + std::to_string(p.k) + ")";
     constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max() - 512;
     if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim) return "m, n and k must be below 2^31";
-    for (const KernelDesc& k : kernels())
+    for (const KernelDesc& k : kernel_table().entries())
         if (form_matches(k.form, p)) return {};
     return "no sm120a kernel for " + problem_label(p);
 }
@@ -100,27 +99,27 @@ bool form_matches(const Form& f, const spmma_problem& p) {
     return !f.scaled() || f.scale_block() == p.scale_block;
 }
 
-std::string kernel_reason(const KernelDesc& k, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
-    if (!form_matches(k.form, p))
-        return std::string("kernel ") + k.name + " runs " + form_label(k.form) + ", not " + problem_label(p);
-    if (k.smem_bytes() > dev.max_smem_per_block_optin)
-        return std::string("kernel ") + k.name + " needs " + std::to_string(k.smem_bytes() / 1024) +
-               " KiB of shared memory per block, " + dev.arch() + " allows " +
-               std::to_string(dev.max_smem_per_block_optin / 1024) + " KiB";
-    const int64_t tiles = ((p.m + k.tile.bm - 1) / k.tile.bm) * ((p.n + k.tile.bn - 1) / k.tile.bn);
-    if (tiles > std::numeric_limits<int32_t>::max()) return "too many CTA tiles for one launch";
-    return {};
+std::string Sm120aBackend::kernel_reason(const KernelDesc& k, const spmma_problem& p) const {
+    if (form_matches(k.form, p)) return {};
+    return std::string("kernel ") + k.name + " runs " + form_label(k.form) + ", not " + problem_label(p);
 }
 
-const KernelDesc* choose_kernel(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev, std::string* why) {
+std::string Sm120aBackend::kernel_device_reason(const KernelDesc& k, const spmma_problem& p, const DeviceProperties& dev) const {
+    if (auto why = spmma_plugin::shared_memory_reason(k.name, k.smem_bytes(), dev.max_smem_per_block_optin, dev.arch());
+        !why.empty())
+        return why;
+    return spmma_plugin::tile_count_reason(p.m, p.n, k.tile.bm, k.tile.bn);
+}
+
+const KernelDesc* Sm120aBackend::choose(const spmma_problem& p, const DeviceProperties& dev, std::string* why) const {
     const KernelDesc* best = nullptr;
     double best_score = -1;
     std::string last;
     const int sms = dev.sm_count > 0 ? dev.sm_count : 1;
-    for (const KernelDesc& k : kernels()) {
-        const std::string r = kernel_reason(k, p, dev);
-        if (!r.empty()) {
-            if (form_matches(k.form, p)) last = r;
+    for (const KernelDesc& k : kernel_table().entries()) {
+        if (!form_matches(k.form, p)) continue;
+        if (std::string r = kernel_device_reason(k, p, dev); !r.empty()) {
+            last = r;
             continue;
         }
         // NOTES: the share of the last wave's SMs that get work, times a per-tile efficiency

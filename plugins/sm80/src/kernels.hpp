@@ -3,10 +3,10 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/op_tags.hpp>
 
-#include <span>
 #include <string>
 
 namespace spmma_sm80 {
@@ -23,8 +23,7 @@ struct KernelDesc {
     int threads() const { return tile.threads(); }
 };
 
-std::span<const KernelDesc> kernels();
-std::span<const spmma_kernel_info> kernel_infos();
-const KernelDesc* find_kernel(const char* name);
+// Every kernel, in kernel_list.hpp's order.
+const spmma_plugin::KernelRegistry<KernelDesc>& kernel_table();
 
 }  // namespace spmma_sm80

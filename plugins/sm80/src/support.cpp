@@ -1,4 +1,8 @@
-#include "support.hpp"
+// Which problems the sm80 kernels can run, on which device, and the kernel chosen when the host
+// names none: the sm80 plugin's answers to the kit's checks (kernel_backend.hpp).
+#include "sm80_backend.hpp"
+
+#include <spmma_plugin/refusals.hpp>
 
 #include <cmath>
 #include <limits>
@@ -6,9 +10,9 @@
 namespace spmma_sm80 {
 namespace {
 
-bool is_int(spmma_dtype t) { return t == SPMMA_S32; }
-
-bool is_float_out(spmma_dtype t) { return t == SPMMA_F32 || t == SPMMA_F16 || t == SPMMA_BF16; }
+using spmma_plugin::cuda::DeviceProperties;
+using spmma_plugin::is_float_type;
+using spmma_plugin::types_label;
 
 spmma_pattern pattern_of(const Family& f) {
     return f.chunk == 2 ? SPMMA_PATTERN_1_2 : f.chunk == 8 ? SPMMA_PATTERN_4_8_PAIRWISE : SPMMA_PATTERN_2_4;
@@ -22,23 +26,20 @@ bool op_matches(const OpInfo& op, const spmma_problem& p) {
     return op.a == p.a_type && op.b == p.b_type && op.acc == p.acc_type && op.satfinite == (p.saturate != 0);
 }
 
-std::string arch_name(const spmma_plugin::cuda::DeviceProperties& d) { return d.arch(); }
-
 }  // namespace
 
-std::string device_reason(const spmma_plugin::cuda::DeviceProperties& dev) {
-    if (dev.major < 8) return "needs sm_80 or newer, device is " + arch_name(dev);
+std::string Sm80Backend::runs_on(const DeviceProperties& dev) const {
+    if (dev.major < 8) return "needs sm_80 or newer, device is " + dev.arch();
     return {};
 }
 
-std::string problem_reason(const spmma_problem& p) {
-    const std::string types = std::string(spmma_dtype_name(p.a_type)) + " x " + spmma_dtype_name(p.b_type) + " -> " +
-                              spmma_dtype_name(p.acc_type);
+std::string Sm80Backend::problem_reason(const spmma_problem& p) const {
+    const std::string types = types_label(p.a_type, p.b_type, p.acc_type);
     if (p.scale_type != SPMMA_DTYPE_NONE)
         return "block-scaled operands are not an mma.sp form before sm_120a (this plugin runs sm_80 mma.sp)";
     if (p.saturate && p.acc_type != SPMMA_S32) return "satfinite applies to s32 accumulation only";
     const OpInfo* op = nullptr;
-    for (const KernelDesc& k : kernels())
+    for (const KernelDesc& k : kernel_table().entries())
         if (op_matches(*k.op, p)) {
             op = k.op;
             break;
@@ -47,60 +48,49 @@ std::string problem_reason(const spmma_problem& p) {
     if (p.pattern != pattern_of(op->family))
         return std::string(spmma_dtype_name(p.a_type)) + " takes the " + spmma_pattern_name(pattern_of(op->family)) +
                " pattern on A, not " + spmma_pattern_name(p.pattern);
-    if (is_int(op->acc)) {
+    if (op->acc == SPMMA_S32) {
         if (p.d_type != SPMMA_S32) return std::string("integer problems write s32 D, not ") + spmma_dtype_name(p.d_type);
         if (p.beta != 0 && p.c_type != SPMMA_S32) return std::string("integer problems read s32 C, not ") + spmma_dtype_name(p.c_type);
         if (p.alpha != std::floor(p.alpha) || p.beta != std::floor(p.beta) || std::fabs(p.alpha) > 9.0e15 ||
             std::fabs(p.beta) > 9.0e15)
             return "integer problems take integer alpha and beta";
     } else {
-        if (!is_float_out(p.d_type))
+        if (!is_float_type(p.d_type))
             return std::string("D must be f32, f16 or bf16 for ") + types + ", not " + spmma_dtype_name(p.d_type);
-        if (p.beta != 0 && !is_float_out(p.c_type))
+        if (p.beta != 0 && !is_float_type(p.c_type))
             return std::string("C must be f32, f16 or bf16 for ") + types + ", not " + spmma_dtype_name(p.c_type);
     }
-    const int g = op->family.chunk;
-    if (p.k % g != 0)
-        return "unsupported: k must be a multiple of " + std::to_string(g) + " for the " +
-               spmma_pattern_name(pattern_of(op->family)) + " pattern (k = " + std::to_string(p.k) + ")";
     constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max() - 256;
     if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim) return "m, n and k must be below 2^31";
     return {};
 }
 
-std::string kernel_types_reason(const KernelDesc& k, const spmma_problem& p) {
+std::string Sm80Backend::kernel_reason(const KernelDesc& k, const spmma_problem& p) const {
     if (op_matches(*k.op, p)) return {};
-    return std::string("kernel ") + k.name + " runs " + spmma_dtype_name(k.op->a) + " x " + spmma_dtype_name(k.op->b) +
-           " -> " + spmma_dtype_name(k.op->acc) + (k.op->satfinite ? " satfinite" : "") + ", not " +
-           spmma_dtype_name(p.a_type) + " x " + spmma_dtype_name(p.b_type) + " -> " + spmma_dtype_name(p.acc_type) +
-           (p.saturate ? " satfinite" : "");
+    return std::string("kernel ") + k.name + " runs " + types_label(k.op->a, k.op->b, k.op->acc, k.op->satfinite) +
+           ", not " + types_label(p);
 }
 
-std::string kernel_reason(const KernelDesc& k, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
-    if (std::string why = kernel_types_reason(k, p); !why.empty()) return why;
+std::string Sm80Backend::kernel_device_reason(const KernelDesc& k, const spmma_problem& p, const DeviceProperties& dev) const {
     const int cc = dev.major * 10 + dev.minor;
     if (cc < k.op->min_sm)
         return std::string(spmma_dtype_name(k.op->a)) + " mma.sp needs sm_" + std::to_string(k.op->min_sm) +
                " or newer, device is " + dev.arch();
-    if (k.smem_bytes() > dev.max_smem_per_block_optin)
-        return std::string("kernel ") + k.name + " needs " + std::to_string(k.smem_bytes() / 1024) +
-               " KiB of shared memory per block, " + dev.arch() + " allows " +
-               std::to_string(dev.max_smem_per_block_optin / 1024) + " KiB";
-    const int64_t tiles = ((p.m + k.tile.bm - 1) / k.tile.bm) * ((p.n + k.tile.bn - 1) / k.tile.bn);
-    if (tiles > std::numeric_limits<int32_t>::max()) return "too many CTA tiles for one launch";
-    return {};
+    if (auto why = spmma_plugin::shared_memory_reason(k.name, k.smem_bytes(), dev.max_smem_per_block_optin, dev.arch());
+        !why.empty())
+        return why;
+    return spmma_plugin::tile_count_reason(p.m, p.n, k.tile.bm, k.tile.bn);
 }
 
-const KernelDesc* choose_kernel(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev, std::string* why) {
+const KernelDesc* Sm80Backend::choose(const spmma_problem& p, const DeviceProperties& dev, std::string* why) const {
     const KernelDesc* best = nullptr;
     double best_score = -1;
     std::string last;
     const int sms = dev.sm_count > 0 ? dev.sm_count : 1;
-    for (const KernelDesc& k : kernels()) {
-        if (!k.ordered) continue;
-        const std::string r = kernel_reason(k, p, dev);
-        if (!r.empty()) {
-            if (op_matches(*k.op, p)) last = r;
+    for (const KernelDesc& k : kernel_table().entries()) {
+        if (!k.ordered || !kernel_reason(k, p).empty()) continue;
+        if (std::string r = kernel_device_reason(k, p, dev); !r.empty()) {
+            last = r;
             continue;
         }
         // NOTES: the share of the last wave's SMs that get work, times a per-tile efficiency

@@ -63,12 +63,8 @@ std::vector<KernelEntry> build_table() {
     return t;
 }
 
-constexpr auto registry = spmma_plugin::kernel_registry<KernelEntry, build_table>;
-
 }  // namespace
 
-std::span<const KernelEntry> kernel_table() { return registry().entries(); }
-std::span<const spmma_kernel_info> kernel_infos() { return registry().infos(); }
-const KernelEntry* find_kernel_entry(const char* name) { return registry().find(name); }
+const spmma_plugin::KernelRegistry<KernelEntry>& kernel_table() { return spmma_plugin::kernel_registry<KernelEntry, build_table>(); }
 
 }  // namespace spmma_sm90a

@@ -3,9 +3,9 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_sm90a/tile_config.hpp>
 
-#include <span>
 #include <string>
 
 namespace spmma_sm90a {
@@ -20,9 +20,7 @@ struct KernelEntry {
     TileConfig cfg;
 };
 
-std::span<const KernelEntry> kernel_table();
-// The table as the ABI lists kernels (same order; strings owned by the table).
-std::span<const spmma_kernel_info> kernel_infos();
-const KernelEntry* find_kernel_entry(const char* name);
+// Every kernel, in the order of the .inc files.
+const spmma_plugin::KernelRegistry<KernelEntry>& kernel_table();
 
 }  // namespace spmma_sm90a

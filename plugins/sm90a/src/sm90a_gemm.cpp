@@ -22,29 +22,14 @@ CUtensorMapDataType raw_type(int elem_bytes) {
                              : CU_TENSOR_MAP_DATA_TYPE_UINT32;
 }
 
-size_t bytes_of(spmma_dtype t, int64_t count) {
-    return static_cast<size_t>(count) * static_cast<size_t>(spmma_dtype_storage_bits(t) / 8);
-}
-
-void expect_bytes(const char* what, size_t got, size_t want) {
-    if (got != want)
-        fail(SPMMA_INVALID_ARGUMENT, std::string(what) + ": " + std::to_string(got) + " bytes given, " +
-                                         std::to_string(want) + " expected");
-}
-
 }  // namespace
 
 Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry& kernel)
-    : CudaGemm(device, problem), kernel_(kernel), family_(kernel.cfg.family) {
+    : KernelGemm(device, problem, kernel, kernel.cfg.smem_bytes()), family_(kernel.cfg.family) {
     const TileConfig& cfg = kernel_.cfg;
     const spmma_problem& p = problem_;
     kp_ = padded_k(family_, p.k);
     meta_rows_ = padded_rows(p.m, static_cast<int64_t>(cfg.bm) * cfg.cm);
-    d_bytes_ = bytes_of(p.d_type, p.m * p.n);
-    d_ = DeviceBuffer(d_bytes_);
-
-    fn_ = module(kernel_.image).function(kernel_.name.c_str());
-    set_max_dynamic_smem(fn_, static_cast<unsigned>(cfg.smem_bytes()));
 
     const int tiles_m = static_cast<int>((p.m + cfg.bm - 1) / cfg.bm);
     const int tiles_n = static_cast<int>((p.n + cfg.bn - 1) / cfg.bn);
@@ -54,21 +39,12 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     // Persistent grid: as many clusters as fit on the device at once (one CTA per SM: the
     // shared memory of a stage ring takes the SM), no more than there are tiles.
     int max_clusters = props_.sm_count / cfg.cluster_size();
+    shape_.block[0] = static_cast<unsigned>(cfg.threads());
+    shape_.cluster[0] = static_cast<unsigned>(cfg.cluster_size());
+    shape_.smem_bytes = static_cast<unsigned>(cfg.smem_bytes());
     if (cfg.cluster_size() > 1) {
-        CUlaunchConfig lc{};
-        lc.gridDimX = static_cast<unsigned>(cfg.cluster_size() * max_clusters);
-        lc.gridDimY = lc.gridDimZ = 1;
-        lc.blockDimX = static_cast<unsigned>(cfg.threads());
-        lc.blockDimY = lc.blockDimZ = 1;
-        lc.sharedMemBytes = static_cast<unsigned>(cfg.smem_bytes());
-        CUlaunchAttribute attr{};
-        attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-        attr.value.clusterDim.x = static_cast<unsigned>(cfg.cluster_size());
-        attr.value.clusterDim.y = attr.value.clusterDim.z = 1;
-        lc.attrs = &attr;
-        lc.numAttrs = 1;
-        int n = 0;
-        CU_CHECK(require_driver().cuOccupancyMaxActiveClusters(&n, fn_, &lc));
+        shape_.grid[0] = static_cast<unsigned>(cfg.cluster_size() * max_clusters);
+        const int n = max_active_clusters(fn_, shape_);
         if (n <= 0)
             fail(SPMMA_DEVICE_ERROR, kernel_.name + ": no cluster of " + std::to_string(cfg.cluster_size()) +
                                          " CTAs fits on " + props_.name);
@@ -92,13 +68,10 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
         sk_partials_ = DeviceBuffer(ctas * cfg.bm * cfg.bn * 4);
         sk_flags_ = DeviceBuffer(ctas * cfg.consumers() * 4);
         sk_flags_.fill(0);
-        params_.sk_partials = reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(sk_partials_.get()));
-        params_.sk_flags = reinterpret_cast<uint32_t*>(static_cast<uintptr_t>(sk_flags_.get()));
+        params_.sk_partials = sk_partials_.as<uint32_t>();
+        params_.sk_flags = sk_flags_.as<uint32_t>();
     }
     shape_.grid[0] = static_cast<unsigned>(clusters * cfg.cluster_size());
-    shape_.block[0] = static_cast<unsigned>(cfg.threads());
-    shape_.cluster[0] = static_cast<unsigned>(cfg.cluster_size());
-    shape_.smem_bytes = static_cast<unsigned>(cfg.smem_bytes());
 
     params_.m = static_cast<int32_t>(p.m);
     params_.n = static_cast<int32_t>(p.n);
@@ -117,7 +90,7 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
         params_.raster_group = std::min(g, along_n ? ctn : ctm);
         params_.raster_along_n = along_n ? 1 : 0;
     }
-    params_.d = reinterpret_cast<void*>(static_cast<uintptr_t>(d_.get()));
+    params_.d = d_.as();
     params_.c = nullptr;
     params_.d_type = p.d_type;
     params_.use_c = p.beta != 0.0 ? 1 : 0;
@@ -159,17 +132,11 @@ Sm90aGemm::Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry
     }
 }
 
-void Sm90aGemm::upload(const spmma_operands& ops) {
-    context_.make_current();
+void Sm90aGemm::pack(const spmma_operands& ops) {
     const spmma_problem& p = problem_;
     const TileConfig& cfg = kernel_.cfg;
     const FamilyTraits t = traits(family_);
     const int eb = t.elem_bytes;
-
-    expect_bytes("A values", ops.a_values_bytes, static_cast<size_t>(p.m) * static_cast<size_t>(p.k / 2) * eb);
-    expect_bytes("A indices", ops.a_indices_bytes, static_cast<size_t>(p.m) * static_cast<size_t>(p.k / t.group));
-    expect_bytes("B", ops.b_bytes, static_cast<size_t>(p.n) * static_cast<size_t>(p.k) * eb);
-    if (!ops.a_values || !ops.a_indices || !ops.b) fail(SPMMA_INVALID_ARGUMENT, "null A or B");
 
     // A values and B: padded along k to whole stages (uploaded as they are when k already is).
     a_ = DeviceBuffer(packed_a_bytes(family_, p.m, kp_));
@@ -188,22 +155,10 @@ void Sm90aGemm::upload(const spmma_operands& ops) {
     {
         std::vector<uint32_t> meta(packed_meta_words(family_, meta_rows_, kp_));
         pack_metadata(family_, ops.a_indices, p.m, p.k, meta_rows_, kp_, meta.data());
-        e_ = DeviceBuffer(meta.size() * 4);
-        e_.upload(meta.data(), meta.size() * 4);
+        e_ = to_device(meta);
     }
-    if (params_.use_c) {
-        if (!ops.c) fail(SPMMA_INVALID_ARGUMENT, "beta != 0 but C is null");
-        expect_bytes("C", ops.c_bytes, bytes_of(p.c_type, p.m * p.n));
-        std::vector<uint8_t> c(static_cast<size_t>(p.m * p.n) * 4);
-        try {
-            pack_c(p.c_type, ops.c, p.m * p.n, c.data());
-        } catch (const std::invalid_argument& e) {
-            unsupported(std::string("unsupported: ") + e.what());
-        }
-        c_ = DeviceBuffer(c.size());
-        c_.upload(c.data(), c.size());
-        params_.c = reinterpret_cast<const void*>(static_cast<uintptr_t>(c_.get()));
-    }
+    upload_c(ops, CForm::widened);
+    params_.c = c_.as<const void>();
 
     // Tensor maps: A and B K-major with the swizzle their descriptors name (layout.hpp), the
     // metadata as rows of 32-word units, boxes of one CTA's multicast slice.
@@ -242,11 +197,9 @@ void Sm90aGemm::upload(const spmma_operands& ops) {
     e.box_rows = static_cast<uint32_t>(cfg.e_slice_blocks());
     e.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
     tm_e_ = encode_tensor_map(e);
-    uploaded_ = true;
 }
 
 void Sm90aGemm::launch(CUstream stream) {
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
     // Stream-K flags count launches: a flag equal to this launch's epoch marks its slot as
     // written by this launch (0 is never an epoch).
     if (params_.work.stream_k() && ++params_.sk_epoch == 0) {
@@ -255,13 +208,6 @@ void Sm90aGemm::launch(CUstream stream) {
     }
     void* args[] = {&tm_a_, &tm_b_, &tm_e_, &tm_d_, &params_};
     cuda::launch(fn_, shape_, stream, args);
-}
-
-void Sm90aGemm::download(void* d, size_t bytes) {
-    context_.make_current();
-    expect_bytes("D", bytes, d_bytes_);
-    stream_.synchronize();
-    d_.download(d, bytes);
 }
 
 }  // namespace spmma_sm90a

@@ -47,6 +47,13 @@ public:
     virtual uint32_t capabilities() const { return 0; }
 };
 
+// The description of an in-tree plugin (vendor "spmma"); the strings must live as long as the
+// plugin (literals).
+constexpr spmma_plugin_info plugin_info(const char* name, const char* target, const char* description,
+                                        const char* version = "0.1.0") {
+    return spmma_plugin_info{sizeof(spmma_plugin_info), 0, name, "spmma", version, target, description};
+}
+
 // The C table for `backend` (which must outlive the plugin's use: a function-local static).
 const spmma_plugin_api* make_api(Backend& backend);
 

@@ -92,11 +92,21 @@ public:
     void upload(const void* host, size_t bytes, size_t offset = 0);
     void download(void* host, size_t bytes, size_t offset = 0) const;
     void fill(uint8_t byte);
+    // The buffer's address as a kernel parameter's pointer type.
+    template <class T = void>
+    T* as() const { return reinterpret_cast<T*>(static_cast<uintptr_t>(ptr_)); }
 
 private:
     CUdeviceptr ptr_ = 0;
     size_t bytes_ = 0;
 };
+
+// A new device buffer holding a copy of host memory (a packed operand).
+DeviceBuffer to_device(const void* host, size_t bytes);
+template <class T>
+DeviceBuffer to_device(const std::vector<T>& host) {
+    return to_device(host.data(), host.size() * sizeof(T));
+}
 
 // A module loaded from an embedded fatbin image.
 class Module {
@@ -145,6 +155,10 @@ void launch(CUfunction f, const LaunchShape& shape, CUstream stream, void** args
 
 // Raises f's dynamic shared memory limit to `bytes` (needed above 48 KiB).
 void set_max_dynamic_smem(CUfunction f, unsigned bytes);
+
+// How many clusters of `shape` (its cluster, block and shared memory; grid[0] a multiple of the
+// cluster) can be resident at once (cuOccupancyMaxActiveClusters): what a persistent grid may hold.
+int max_active_clusters(CUfunction f, const LaunchShape& shape);
 
 // ---- template definitions ------------------------------------------------------------------
 template <class Pred>

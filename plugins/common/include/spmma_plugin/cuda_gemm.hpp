@@ -1,5 +1,6 @@
 // What every CUDA plugin shares above the driver helpers: a Backend that answers device
-// questions from the driver, and a Gemm that owns a context and stream and times launches.
+// questions from the driver, and a Gemm that owns a context and stream, times launches, and owns
+// C and D on the device (D's download and gather included).
 #pragma once
 
 #include <spmma_plugin/backend.hpp>
@@ -38,21 +39,35 @@ class CudaGemm : public Gemm {
 public:
     CudaGemm(int device, const spmma_problem& problem);
     void run(int warmup, int iterations, float* times_ms, uint32_t flags) override;
+    // D (m x n of d_type, row-major) from d_ once the stream has finished.
+    void download(void* d, size_t bytes) override;
     // Gathers the elements on the device (one small kernel) when d_matrix() says where D is.
     void download_elements(const int64_t* indices, size_t count, void* values, size_t values_bytes) override;
 
 protected:
     // One launch of the whole GEMM on `stream` (enqueued, not synchronized).
     virtual void launch(CUstream stream) = 0;
-    // Where D lies after a launch (base 0: not on the device; Gemm's download-and-pick is used).
-    virtual DeviceMatrix d_matrix() const { return {}; }
+    // Where D lies after a launch: d_ (base 0 before allocate_d: Gemm's download-and-pick).
+    virtual DeviceMatrix d_matrix() const;
 
     // A module of this process, loaded once per image and context (plugins call this lazily).
     const Module& module(const void* image);
+    // Kernel `name` of `image`, allowed `smem_bytes` of dynamic shared memory.
+    CUfunction kernel(const void* image, const char* name, unsigned smem_bytes);
+
+    // d_: m x n of d_type, row-major, every byte `fill` (0xFF: NaN / -1, so an element no
+    // launch writes cannot pass verification).
+    void allocate_d(uint8_t fill = 0xFF);
+    // How C reaches the device: as the host gave it, or widened to 4 bytes an element (f32,
+    // f16, bf16 -> f32; s32) for an epilogue that reads one type (host_pack.hpp widen_c).
+    enum class CForm { as_given, widened };
+    // c_: C in `form` when beta is not 0 (the operands already checked), else empty.
+    void upload_c(const spmma_operands& ops, CForm form);
 
     Context context_;
     Stream stream_;
     DeviceProperties props_;
+    DeviceBuffer c_, d_;
 
 private:
     std::map<const void*, std::unique_ptr<Module>> modules_;

@@ -1,0 +1,27 @@
+// Pieces of the reasons plugins give for what they cannot run, written once so that the same
+// obstacle reads the same in every plugin. Pure C++ (no CUDA).
+#pragma once
+
+#include <spmma/plugin.h>
+
+#include <cstdint>
+#include <string>
+
+namespace spmma_plugin {
+
+// f32, f16 or bf16: what a floating-point epilogue reads (C) and writes (D).
+constexpr bool is_float_type(spmma_dtype t) { return t == SPMMA_F32 || t == SPMMA_F16 || t == SPMMA_BF16; }
+
+// "f16 x f16 -> f32", with " satfinite" when `satfinite`.
+std::string types_label(spmma_dtype a, spmma_dtype b, spmma_dtype acc, bool satfinite = false);
+// The problem's types as types_label writes them.
+std::string types_label(const spmma_problem& p);
+
+// "" when a kernel's shared memory fits the device's per-block limit, else "kernel NAME needs
+// 97 KiB of shared memory per block, sm_86 allows 99 KiB" style.
+std::string shared_memory_reason(const std::string& kernel, int need_bytes, int allowed_bytes, const std::string& arch);
+
+// "" when one launch of bm x bn tiles over m x n has at most 2^31 - 1 CTAs (the grid's x limit).
+std::string tile_count_reason(int64_t m, int64_t n, int bm, int bn);
+
+}  // namespace spmma_plugin
