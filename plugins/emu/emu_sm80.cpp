@@ -38,10 +38,6 @@ const Entry kEntries[] = {
 };
 #undef SPMMA_EMU_SM80_ENTRY
 
-spmma_pattern pattern_of(const Family& f) {
-    return f.chunk == 2 ? SPMMA_PATTERN_1_2 : f.chunk == 8 ? SPMMA_PATTERN_4_8_PAIRWISE : SPMMA_PATTERN_2_4;
-}
-
 spmma::isa::MmaSp form_of(const Entry& e) {
     spmma::isa::MmaSp f;
     f.k = e.op->family.mma_k();

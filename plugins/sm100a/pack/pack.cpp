@@ -1,5 +1,7 @@
 #include <spmma_sm100a/pack.hpp>
 
+#include <spmma_plugin/host_pack.hpp>
+
 #include <cstring>
 #include <stdexcept>
 
@@ -23,32 +25,11 @@ void check_k(Kind k, int64_t kk, int64_t kp) {
 // Bits of one element as the canonical buffers store it (plugin.h).
 int canonical_bits(spmma_dtype t) { return spmma_dtype_storage_bits(t); }
 
-// Element i of a canonical buffer (4-bit types: two per byte, lower index in bits 3..0).
-uint32_t load_canonical(spmma_dtype t, const void* buf, int64_t i) {
-    const auto* p = static_cast<const uint8_t*>(buf);
-    switch (canonical_bits(t)) {
-        case 4: return (p[i / 2] >> (4 * (i % 2))) & 0xFu;
-        case 8: return p[i];
-        case 16: {
-            uint16_t v;
-            std::memcpy(&v, p + 2 * i, 2);
-            return v;
-        }
-        default: {
-            uint32_t v;
-            std::memcpy(&v, p + 4 * i, 4);
-            return v;
-        }
-    }
-}
-
 // Rows of `src_elems` canonical elements -> rows of `dst_elems` elements in the kind's
 // shared-memory format, zero padded.
 void pack_rows(Kind k, spmma_dtype t, const void* src, int64_t rows, int64_t src_elems, int64_t dst_elems, void* dst) {
     const int bits = traits(k).elem_bits;
     const size_t dst_row = static_cast<size_t>(dst_elems) * static_cast<size_t>(bits) / 8;
-    auto* d = static_cast<uint8_t*>(dst);
-    std::memset(d, 0, dst_row * static_cast<size_t>(rows));
     const int tbits = canonical_bits(t) == 4 ? 4 : (t == SPMMA_E3M2 || t == SPMMA_E2M3) ? 6 : canonical_bits(t);
     const bool padded16 = (k == Kind::F8F6F4 || k == Kind::MXF8F6F4) && tbits < 8;
     if (!padded16) {
@@ -56,10 +37,11 @@ void pack_rows(Kind k, spmma_dtype t, const void* src, int64_t rows, int64_t src
         require(canonical_bits(t) == bits, "element type does not match the kind's operand width");
         require((src_elems * bits) % 8 == 0, "rows must be whole bytes");
         const size_t src_row = static_cast<size_t>(src_elems) * static_cast<size_t>(bits) / 8;
-        const auto* s = static_cast<const uint8_t*>(src);
-        for (int64_t r = 0; r < rows; ++r) std::memcpy(d + r * dst_row, s + r * src_row, src_row);
+        spmma_plugin::host::pad_rows(src, rows, src_row, rows, dst_row, dst);
         return;
     }
+    auto* d = static_cast<uint8_t*>(dst);
+    std::memset(d, 0, dst_row * static_cast<size_t>(rows));
     // kind::f8f6f4 / mxf8f6f4 with 4- or 6-bit types (PTX ISA 9.7.16.10.4.4 "Packing format used
     // for matrix A and B by .kind::mxf8f6f4 in Shared Memory"): each 16 consecutive elements of a
     // row occupy one 16-byte chunk (the row is as long as one of 8-bit elements), bit-packed
@@ -67,7 +49,7 @@ void pack_rows(Kind k, spmma_dtype t, const void* src, int64_t rows, int64_t src
     // It is the image TMA writes for CU_TENSOR_MAP_DATA_TYPE_16U4_ALIGN16B / 16U6_ALIGN16B.
     for (int64_t r = 0; r < rows; ++r)
         for (int64_t e = 0; e < src_elems; ++e) {
-            const uint32_t code = load_canonical(t, src, r * src_elems + e) & ((1u << tbits) - 1u);
+            const uint32_t code = spmma_plugin::host::canonical_code(t, src, r * src_elems + e) & ((1u << tbits) - 1u);
             uint8_t* chunk = d + r * dst_row + (e / 16) * 16;
             const int bit = tbits * static_cast<int>(e % 16);
             chunk[bit / 8] |= static_cast<uint8_t>(code << (bit % 8));
@@ -185,14 +167,11 @@ uint32_t make_idesc(Kind k, spmma_dtype a, spmma_dtype b, spmma_dtype acc, int m
     return d.encode();
 }
 
-int64_t padded_k(Kind k, int64_t kk) {
-    const int64_t s = stage_k(k);
-    return (kk + s - 1) / s * s;
-}
+int64_t padded_k(Kind k, int64_t kk) { return spmma_plugin::host::round_up(kk, stage_k(k)); }
 
 int64_t padded_rows(int64_t rows, int64_t multiple) {
     require(multiple > 0, "padded_rows: multiple must be positive");
-    return (rows + multiple - 1) / multiple * multiple;
+    return spmma_plugin::host::round_up(rows, multiple);
 }
 
 size_t packed_a_bytes(Kind k, int64_t m, int64_t kp) {
@@ -235,6 +214,7 @@ void pack_metadata(Kind k, const uint8_t* indices, int64_t m, int64_t kk, int64_
     require(rows_p >= m && rows_p % kRowsPerCta == 0, "rows_p must cover m in 128-row blocks");
     const int g = traits(k).group;
     const int64_t groups_per_row = kk / g, groups_per_stage = stage_k(k) / g, k_stages = kp / stage_k(k);
+    const spmma_plugin::host::IndexNibbles nibble{pattern_of(k), indices, m, groups_per_row};
     std::memset(out, 0, packed_meta_bytes(k, rows_p, kp));
     for (int64_t rb = 0; rb < rows_p / kRowsPerCta; ++rb)
         for (int64_t kt = 0; kt < k_stages; ++kt) {
@@ -242,13 +222,8 @@ void pack_metadata(Kind k, const uint8_t* indices, int64_t m, int64_t kk, int64_
             for (int r = 0; r < kRowsPerCta; ++r)
                 for (int gi = 0; gi < groups_per_stage; ++gi) {
                     const int64_t row = rb * kRowsPerCta + r, group = kt * groups_per_stage + gi;
-                    uint32_t nib = kMetaPadNibble;
-                    if (row < m && group < groups_per_row) {
-                        const uint8_t idx = indices[row * groups_per_row + group];
-                        nib = k == Kind::TF32 ? meta_nibble_tf32(idx & 1) : (idx & 0xFu);
-                    }
                     const ChunkPos p = meta_position(k, r, gi);
-                    chunk[p.byte()] |= static_cast<uint8_t>(nib << (p.bit % 8));
+                    chunk[p.byte()] |= static_cast<uint8_t>(nibble(row, group) << (p.bit % 8));
                 }
         }
 }
@@ -286,49 +261,6 @@ uint8_t scale_one(spmma_dtype scale_type) {
     return scale_type == SPMMA_UE4M3 ? 0x38 : 0x7F;
 }
 
-namespace {
-
-float f32_from(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-
-float f16_to_f32(uint16_t h) {
-    const uint32_t sign = (h & 0x8000u) << 16;
-    uint32_t exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
-    if (exp == 0x1F) return f32_from(sign | 0x7F800000u | (man << 13));
-    if (exp == 0) {
-        if (man == 0) return f32_from(sign);
-        int e = -1;
-        do {
-            man <<= 1;
-            ++e;
-        } while (!(man & 0x400u));
-        return f32_from(sign | (static_cast<uint32_t>(127 - 15 - e) << 23) | ((man & 0x3FFu) << 13));
-    }
-    return f32_from(sign | ((exp + 112) << 23) | (man << 13));
-}
-
-}  // namespace
-
-void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out) {
-    auto* o = static_cast<uint8_t*>(out);
-    const auto* s = static_cast<const uint8_t*>(c);
-    switch (c_type) {
-        case SPMMA_F32:
-        case SPMMA_S32: std::memcpy(o, s, static_cast<size_t>(count) * 4); return;
-        case SPMMA_F16:
-        case SPMMA_BF16:
-            for (int64_t i = 0; i < count; ++i) {
-                uint16_t h;
-                std::memcpy(&h, s + 2 * i, 2);
-                const float f = c_type == SPMMA_F16 ? f16_to_f32(h) : f32_from(static_cast<uint32_t>(h) << 16);
-                std::memcpy(o + 4 * i, &f, 4);
-            }
-            return;
-        default: throw std::invalid_argument(std::string("C of type ") + spmma_dtype_name(c_type));
-    }
-}
+void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out) { spmma_plugin::host::widen_c(c_type, c, count, out); }
 
 }  // namespace spmma_sm100a

@@ -1,40 +1,18 @@
 #include "pack.hpp"
 
-#include <algorithm>
+#include <spmma_plugin/host_pack.hpp>
+
 #include <cstring>
 #include <stdexcept>
-#include <thread>
-#include <vector>
 
 namespace spmma_sm120a {
 namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Runs body(begin, end) over [0, count) split into `threads` contiguous parts.
-template <class Body>
-void parallel_for(int64_t count, int threads, Body body) {
-    const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(threads, count));
-    if (parts == 1) {
-        body(int64_t(0), count);
-        return;
-    }
-    std::vector<std::thread> pool;
-    pool.reserve(static_cast<size_t>(parts));
-    for (int64_t p = 0; p < parts; ++p) {
-        const int64_t b = count * p / parts, e = count * (p + 1) / parts;
-        pool.emplace_back([=] { body(b, e); });
-    }
-    for (auto& t : pool) t.join();
-}
+using spmma_plugin::host::canonical_code;
+using spmma_plugin::host::ceil_div;
+using spmma_plugin::host::parallel_for;
 
 bool packed_storage(spmma_dtype t) { return spmma_dtype_storage_bits(t) == 4; }
-
-// Element `i` of a canonical buffer of type t (e2m1 two per byte, low nibble first).
-uint32_t load_code(spmma_dtype t, const uint8_t* buf, int64_t i) {
-    if (packed_storage(t)) return (buf[i >> 1] >> (4 * (i & 1))) & 0xFu;
-    return buf[i];
-}
 
 }  // namespace
 
@@ -99,6 +77,7 @@ void pack_a(const Form& f, const PackedShape& s, int bm, const uint8_t* values, 
     const int atoms = bm / kAtomRows;
     const int64_t a_block = a_stage_bytes(bm), e_block = e_stage_words(bm);
     constexpr int kChunksPerStep = 16;             // metadata nibbles a row per mma
+    const spmma_plugin::host::IndexNibbles nibble{f.pattern(), indices, s.m, groups};
 
     // Byte `b` (0..31) of the mma's compressed row data at mma step `j` of canonical row `row`,
     // in the instruction's format.
@@ -107,9 +86,7 @@ void pack_a(const Form& f, const PackedShape& s, int bm, const uint8_t* values, 
         const int64_t pos = j * 32 + b;  // packed: byte of the row; containers: kept element
         if (f.packed()) return pos < row_bytes ? values[row * row_bytes + pos] : uint8_t(0);
         if (pos >= row_elems) return 0;
-        const uint32_t code = packed_storage(f.a) ? load_code(f.a, values + row * row_bytes, pos)
-                                                  : values[row * row_bytes + pos];
-        return f8f6f4_container(f.a, code);
+        return f8f6f4_container(f.a, canonical_code(f.a, values + row * row_bytes, pos));
     };
 
     parallel_for(tiles_m, threads, [&](int64_t t0, int64_t t1) {
@@ -132,9 +109,8 @@ void pack_a(const Form& f, const PackedShape& s, int bm, const uint8_t* values, 
                             const int64_t row = row0 + r;
                             for (int c = 0; c < kChunksPerStep; ++c) {
                                 const int64_t g = j * kChunksPerStep + c;  // canonical group of the row
-                                const uint32_t nib = (row < s.m && g < groups) ? (indices[row * groups + g] & 0xFu) : kPadNibble;
                                 const MetaPos pos = meta_position(r, c);
-                                e_blk[e_stage_offset(atom, step, pos.lane)] |= nib << (4 * pos.nibble);
+                                e_blk[e_stage_offset(atom, step, pos.lane)] |= nibble(row, g) << (4 * pos.nibble);
                             }
                         }
                     }
@@ -153,7 +129,7 @@ void pack_b(const Form& f, const PackedShape& s, const uint8_t* b, uint8_t* out,
             if (c >= s.n) continue;
             const uint8_t* src = b + c * col_bytes;
             if (expand) {
-                for (int64_t kk = 0; kk < s.k; ++kk) dst[kk] = f8f6f4_container(f.b, load_code(f.b, src, kk));
+                for (int64_t kk = 0; kk < s.k; ++kk) dst[kk] = f8f6f4_container(f.b, canonical_code(f.b, src, kk));
             } else {
                 std::memcpy(dst, src, static_cast<size_t>(col_bytes));
             }
@@ -219,18 +195,10 @@ void pack_scales_b(const Form& f, const PackedShape& s, int bn, const uint8_t* s
 }
 
 std::string check_indices(const Form& f, int64_t m, int64_t k, const uint8_t* indices) {
-    const int64_t groups = k / f.chunk();
-    for (int64_t i = 0; i < m * groups; ++i) {
-        const unsigned first = indices[i] & 3u, second = (indices[i] >> 2) & 3u;
-        if (first >= second || (indices[i] & 0xF0u)) {
-            const char* hex = "0123456789abcdef";
-            return "index byte of row " + std::to_string(i / groups) + ", group " + std::to_string(i % groups) + " is 0x" +
-                   std::string(1, hex[indices[i] >> 4]) + std::string(1, hex[indices[i] & 15]) +
-                   ": mma.sp::ordered_metadata needs two different, increasing 2-bit " +
-                   (f.packed() ? "pair" : "element") + " indices";
-        }
-    }
-    return {};
+    return spmma_plugin::host::first_undefined_index(
+        f.chunk(), m, k, indices,
+        std::string("mma.sp::ordered_metadata needs two different, increasing 2-bit ") + (f.packed() ? "pair" : "element") +
+            " indices");
 }
 
 }  // namespace spmma_sm120a

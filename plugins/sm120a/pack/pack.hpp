@@ -45,7 +45,7 @@ uint8_t unit_scale(spmma_dtype scale);
 uint8_t f8f6f4_container(spmma_dtype t, uint32_t code);
 
 // Packs A for CTA tile rows `bm`: s.a_bytes into a_out, s.e_words into e_out. Padding rows and
-// k get zero values and kPadNibble metadata. `threads` > 1 splits the work over m tiles.
+// k get zero values and kPadMetadataNibble metadata. `threads` > 1 splits the work over m tiles.
 void pack_a(const Form& f, const PackedShape& s, int bm, const uint8_t* values, const uint8_t* indices, uint8_t* a_out,
             uint32_t* e_out, int threads = 1);
 

@@ -1,34 +1,14 @@
 #include "pack.hpp"
 
-#include <algorithm>
+#include <spmma_plugin/host_pack.hpp>
+
 #include <cstring>
 #include <stdexcept>
-#include <thread>
-#include <vector>
 
 namespace spmma_sm80 {
-namespace {
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
-
-// Runs body(begin, end) over [0, count) split into `threads` contiguous parts.
-template <class Body>
-void parallel_for(int64_t count, int threads, Body body) {
-    const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(threads, count));
-    if (parts == 1) {
-        body(int64_t(0), count);
-        return;
-    }
-    std::vector<std::thread> pool;
-    pool.reserve(static_cast<size_t>(parts));
-    for (int64_t p = 0; p < parts; ++p) {
-        const int64_t b = count * p / parts, e = count * (p + 1) / parts;
-        pool.emplace_back([=] { body(b, e); });
-    }
-    for (auto& t : pool) t.join();
-}
-
-}  // namespace
+using spmma_plugin::host::ceil_div;
+using spmma_plugin::host::parallel_for;
 
 PackedShape packed_shape(const Family& f, const Tile& t, int64_t m, int64_t n, int64_t k) {
     if (m <= 0 || n <= 0 || k <= 0) throw std::invalid_argument("packed_shape: sizes must be positive");
@@ -60,6 +40,7 @@ void pack_a(const Family& f, const PackedShape& s, int bm, const uint8_t* values
     const int atoms = bm / kAtomRows;
     const int64_t a_block = a_stage_bytes(bm), e_block = e_stage_words(f, bm);
     const int chunks = f.chunks_per_step();
+    const spmma_plugin::host::IndexNibbles nibble{pattern_of(f), indices, s.m, groups};
 
     parallel_for(tiles_m, threads, [&](int64_t t0, int64_t t1) {
         for (int64_t mt = t0; mt < t1; ++mt)
@@ -86,12 +67,9 @@ void pack_a(const Family& f, const PackedShape& s, int bm, const uint8_t* values
                         for (int r = 0; r < kAtomRows; ++r) {
                             const int64_t row = row0 + r;
                             for (int c = 0; c < chunks; ++c) {
-                                const int64_t kelem = kelem0 + int64_t(c) * f.chunk;
-                                const uint32_t nib = (row < s.m && kelem < s.k)
-                                                         ? meta_nibble(f, indices[row * groups + kelem / f.chunk])
-                                                         : kPadNibble;
+                                const int64_t group = (kelem0 + int64_t(c) * f.chunk) / f.chunk;
                                 const MetaPos pos = meta_position(f, sel, r, c);
-                                e_blk[e_stage_offset(f, atom, word, pos.lane)] |= nib << (4 * pos.nibble);
+                                e_blk[e_stage_offset(f, atom, word, pos.lane)] |= nibble(row, group) << (4 * pos.nibble);
                             }
                         }
                     }
@@ -101,34 +79,13 @@ void pack_a(const Family& f, const PackedShape& s, int bm, const uint8_t* values
 }
 
 void pack_b(const Family& f, const PackedShape& s, const uint8_t* b, uint8_t* out, int threads) {
-    const int64_t col_bytes = s.k * f.bits / 8;
-    parallel_for(s.n_pad, threads, [&](int64_t c0, int64_t c1) {
-        for (int64_t c = c0; c < c1; ++c) {
-            uint8_t* dst = out + c * s.ldb;
-            if (c < s.n) {
-                std::memcpy(dst, b + c * col_bytes, static_cast<size_t>(col_bytes));
-                std::memset(dst + col_bytes, 0, static_cast<size_t>(s.ldb - col_bytes));
-            } else {
-                std::memset(dst, 0, static_cast<size_t>(s.ldb));
-            }
-        }
-    });
+    const auto col_bytes = static_cast<size_t>(s.k * f.bits / 8);
+    spmma_plugin::host::pad_rows(b, s.n, col_bytes, s.n_pad, static_cast<size_t>(s.ldb), out, threads);
 }
 
 std::string check_indices(const Family& f, int64_t m, int64_t k, const uint8_t* indices) {
-    if (f.chunk == 2) return {};  // tf32: bit 0 alone, every value valid
-    const int64_t groups = k / f.chunk;
-    for (int64_t i = 0; i < m * groups; ++i) {
-        const unsigned first = indices[i] & 3u, second = (indices[i] >> 2) & 3u;
-        if (first >= second || (indices[i] & 0xF0u))
-        {
-            const char* hex = "0123456789abcdef";
-            return "index byte of row " + std::to_string(i / groups) + ", group " + std::to_string(i % groups) +
-                   " is 0x" + std::string(1, hex[indices[i] >> 4]) + std::string(1, hex[indices[i] & 15]) +
-                   ": the kept positions must be two different, increasing 2-bit indices";
-        }
-    }
-    return {};
+    return spmma_plugin::host::first_undefined_index(f.chunk, m, k, indices,
+                                                     "the kept positions must be two different, increasing 2-bit indices");
 }
 
 }  // namespace spmma_sm80

@@ -3,6 +3,7 @@
 // include/spmma_sm80/layout.hpp, and the column-major B into its padded copy.
 #pragma once
 
+#include <spmma/plugin.h>
 #include <spmma_sm80/layout.hpp>
 
 #include <cstddef>
@@ -30,15 +31,13 @@ int64_t canonical_a_values_bytes(const Family& f, int64_t m, int64_t k);
 int64_t canonical_a_indices_bytes(const Family& f, int64_t m, int64_t k);
 int64_t canonical_b_bytes(const Family& f, int64_t n, int64_t k);
 
-// The metadata nibble mma.sp takes for a canonical index byte: the byte itself for 2:4 and
-// pairwise 4:8 (bits 1..0 first kept index, 3..2 second), 0b0100 / 0b1110 for tf32's 1:2.
-constexpr uint32_t meta_nibble(const Family& f, uint8_t index) {
-    if (f.chunk == 2) return (index & 1u) ? 0xEu : 0x4u;
-    return index & 0xFu;
+// The pattern on A a family takes: 1:2 (tf32), pairwise 4:8 (4-bit), 2:4.
+constexpr spmma_pattern pattern_of(const Family& f) {
+    return f.chunk == 2 ? SPMMA_PATTERN_1_2 : f.chunk == 8 ? SPMMA_PATTERN_4_8_PAIRWISE : SPMMA_PATTERN_2_4;
 }
 
 // Packs A for CTA tile rows `bm`. `values`/`indices` are canonical; `a_out` gets s.a_bytes,
-// `e_out` s.e_words. Padding rows and k get zero values and kPadNibble metadata. `threads`
+// `e_out` s.e_words. Padding rows and k get zero values and kPadMetadataNibble metadata. `threads`
 // > 1 splits the work over m tiles.
 void pack_a(const Family& f, const PackedShape& s, int bm, const uint8_t* values, const uint8_t* indices,
             uint8_t* a_out, uint32_t* e_out, int threads = 1);

@@ -2,6 +2,8 @@
 // names none: the sm80 plugin's answers to the kit's checks (kernel_backend.hpp).
 #include "sm80_backend.hpp"
 
+#include "../pack/pack.hpp"
+
 #include <spmma_plugin/refusals.hpp>
 
 #include <cmath>
@@ -13,10 +15,6 @@ namespace {
 using spmma_plugin::cuda::DeviceProperties;
 using spmma_plugin::is_float_type;
 using spmma_plugin::types_label;
-
-spmma_pattern pattern_of(const Family& f) {
-    return f.chunk == 2 ? SPMMA_PATTERN_1_2 : f.chunk == 8 ? SPMMA_PATTERN_4_8_PAIRWISE : SPMMA_PATTERN_2_4;
-}
 
 std::string type_list() {
     return "f16 (f32/f16 acc), bf16, tf32, s8/u8, s4/u4 (s32 acc), e4m3/e5m2 (f32 acc, sm_89+)";

@@ -1,7 +1,7 @@
 #include <spmma_sm90a/pack.hpp>
 
-#include <algorithm>
-#include <cstring>
+#include <spmma_plugin/host_pack.hpp>
+
 #include <stdexcept>
 
 namespace spmma_sm90a {
@@ -15,15 +15,12 @@ std::optional<Family> family_of(spmma_dtype a, spmma_dtype b) {
     return std::nullopt;
 }
 
-int64_t padded_k(Family f, int64_t k) {
-    const int64_t s = stage_k(f);
-    return (k + s - 1) / s * s;
-}
+int64_t padded_k(Family f, int64_t k) { return spmma_plugin::host::round_up(k, stage_k(f)); }
 
 int64_t padded_rows(int64_t m, int64_t multiple) {
     if (multiple <= 0 || multiple % kMetaRowsPerUnit != 0)
         throw std::invalid_argument("padded_rows: multiple must be a positive multiple of 16");
-    return (m + multiple - 1) / multiple * multiple;
+    return spmma_plugin::host::round_up(m, multiple);
 }
 
 size_t packed_a_bytes(Family f, int64_t m, int64_t kp) {
@@ -42,14 +39,8 @@ namespace {
 
 // rows of `src_cols` elements -> rows of `dst_cols` elements, zero padded.
 void pad_rows(const void* src, int64_t rows, int64_t src_cols, int64_t dst_cols, int elem_bytes, void* dst) {
-    if (dst_cols < src_cols) throw std::invalid_argument("pad_rows: destination rows are shorter than the source");
-    const size_t sb = static_cast<size_t>(src_cols) * elem_bytes, db = static_cast<size_t>(dst_cols) * elem_bytes;
-    const auto* s = static_cast<const uint8_t*>(src);
-    auto* d = static_cast<uint8_t*>(dst);
-    for (int64_t r = 0; r < rows; ++r) {
-        std::memcpy(d + r * db, s + r * sb, sb);
-        std::memset(d + r * db + sb, 0, db - sb);
-    }
+    spmma_plugin::host::pad_rows(src, rows, static_cast<size_t>(src_cols) * elem_bytes, rows,
+                                 static_cast<size_t>(dst_cols) * elem_bytes, dst);
 }
 
 void check_k(Family f, int64_t k, int64_t kp) {
@@ -82,6 +73,7 @@ void pack_metadata(Family f, const uint8_t* indices, int64_t m, int64_t k, int64
     const FamilyTraits t = traits(f);
     const int64_t groups = k / t.group;  // canonical index bytes per row
     const int64_t units = kp / t.unit_k;
+    const spmma_plugin::host::IndexNibbles nibble{f == Family::B32 ? SPMMA_PATTERN_1_2 : SPMMA_PATTERN_2_4, indices, m, groups};
     for (int64_t rb = 0; rb < meta_rows / kMetaRowsPerUnit; ++rb)
         for (int64_t u = 0; u < units; ++u)
             for (int lane = 0; lane < 32; ++lane) {
@@ -90,9 +82,7 @@ void pack_metadata(Family f, const uint8_t* indices, int64_t m, int64_t k, int64
                     const MetaPos p = meta_position(f, lane, j);
                     const int64_t row = rb * kMetaRowsPerUnit + p.row;
                     const int64_t group = u * kMetaGroupsPerUnit + p.group;
-                    const uint32_t nib =
-                        (row < m && group < groups) ? meta_nibble(f, indices[row * groups + group]) : kMetaPadNibble;
-                    word |= nib << (4 * j);
+                    word |= nibble(row, group) << (4 * j);
                 }
                 out[meta_word_index(f, kp, rb, u, lane)] = word;
             }
@@ -109,53 +99,6 @@ uint32_t packed_meta_nibble(Family f, const uint32_t* packed, int64_t kp, int64_
     throw std::logic_error("packed_meta_nibble: no lane holds this group");
 }
 
-float f16_to_f32(uint16_t h) {
-    const uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1Fu, man = h & 0x3FFu;
-    uint32_t bits;
-    if (exp == 0x1F) {
-        bits = (sign << 31) | 0x7F800000u | (man << 13);
-    } else if (exp != 0) {
-        bits = (sign << 31) | ((exp + 112u) << 23) | (man << 13);
-    } else if (man == 0) {
-        bits = sign << 31;
-    } else {  // subnormal: normalise
-        int e = -1;
-        uint32_t mm = man;
-        do {
-            ++e;
-            mm <<= 1;
-        } while ((mm & 0x400u) == 0);
-        bits = (sign << 31) | ((112u - static_cast<uint32_t>(e)) << 23) | ((mm & 0x3FFu) << 13);
-    }
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-float bf16_to_f32(uint16_t h) {
-    const uint32_t bits = static_cast<uint32_t>(h) << 16;
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out_bytes) {
-    auto* out = static_cast<float*>(out_bytes);
-    switch (c_type) {
-        case SPMMA_F32: std::memcpy(out, c, static_cast<size_t>(count) * 4); return;
-        case SPMMA_F16: {
-            const auto* s = static_cast<const uint16_t*>(c);
-            for (int64_t i = 0; i < count; ++i) out[i] = f16_to_f32(s[i]);
-            return;
-        }
-        case SPMMA_BF16: {
-            const auto* s = static_cast<const uint16_t*>(c);
-            for (int64_t i = 0; i < count; ++i) out[i] = bf16_to_f32(s[i]);
-            return;
-        }
-        case SPMMA_S32: std::memcpy(out, c, static_cast<size_t>(count) * 4); return;
-        default: throw std::invalid_argument(std::string("C of type ") + spmma_dtype_name(c_type) + " is not supported");
-    }
-}
+void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out) { spmma_plugin::host::widen_c(c_type, c, count, out); }
 
 }  // namespace spmma_sm90a

@@ -68,8 +68,8 @@ void pack_scales(Kind k, ScaleVec v, spmma_dtype scale_type, const uint8_t* scal
 int64_t meta_chunk_offset(int64_t row_block, int64_t k_stages, int64_t kt);
 int64_t scale_chunk_offset(ScaleVec v, int groups, int64_t row_group, int64_t k_stages, int64_t kt);
 
-// C as the epilogue reads it, 4 bytes an element: f32/f16/bf16 -> f32 (exact), s32 -> s32.
-// Throws std::invalid_argument for other types.
+// C as the epilogue reads it, 4 bytes an element: f32/f16/bf16 -> f32 (exact), s32 -> s32
+// (the kit's widen_c, which the plugin's upload uses). Throws std::invalid_argument for other types.
 void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out);
 
 // The byte a scale type reads as 1.0 (padding).

@@ -39,7 +39,6 @@ constexpr int kAFragBytes = 16;                      // A bytes one lane hands o
 constexpr int kAAtomBytes = 32 * kAFragBytes;        // packed A bytes of one atom per mma (512)
 constexpr int kAtomsPerScaleA = 2;                   // thread-id-a picks one of two atoms
 constexpr int kAtomsPerScaleB = 4;                   // thread-id-b picks one of four atoms
-constexpr uint32_t kPadNibble = 0x4;                 // indices 0 and 1: valid, increasing
 
 // ---- fragments within one mma -----------------------------------------------------------------
 SPMMA_SM120A_HD constexpr int a_frag_row(int lane, int reg) { return (lane >> 2) + 8 * (reg & 1); }
@@ -80,8 +79,8 @@ SPMMA_SM120A_HD constexpr int scale_b_tid(int lane) { return lane & 3; }
 // Scale A:   [m tile][k stage][atom pair (BM/32)][word][lane] uint32      BM*4*words bytes
 // Scale B:   [n tile][k stage][atom quad (BN/32)][word][lane] uint32      BN*4*words bytes
 // B:         column-major, n padded to the CTA tile, k to the stage, ldb bytes per column
-// Rows past m, columns past n and k past the problem hold zero values, metadata kPadNibble and
-// scale 1.0, so they add exact zeros.
+// Rows past m, columns past n and k past the problem hold zero values, metadata 0b0100 (the
+// kit's kPadMetadataNibble) and scale 1.0, so they add exact zeros.
 SPMMA_SM120A_HD constexpr int a_stage_bytes(int bm) { return bm * (kStageBytes / 2); }
 SPMMA_SM120A_HD constexpr int e_stage_words(int bm) { return (bm / kAtomRows) * kSteps * 32; }
 SPMMA_SM120A_HD constexpr int sa_stage_words(const Form& f, int bm) {

@@ -94,8 +94,7 @@ SPMMA_SM80_HD constexpr MetaPos meta_position(const Family& f, int sel, int row,
 // Metadata:  [m tile][k stage][atom][word (e_words_per_stage)][lane] of uint32
 //            -> one contiguous block of BM/16 * words * 128 bytes.
 // Rows past m and k past the problem's k hold zero values and metadata 0b0100 (indices 0, 1;
-// for tf32 element 0), valid for both metadata variants.
-constexpr uint32_t kPadNibble = 0x4;
+// for tf32 element 0: the kit's kPadMetadataNibble), valid for both metadata variants.
 
 SPMMA_SM80_HD constexpr int64_t a_stage_bytes(int bm) { return int64_t(bm) * (kStageKBytes / 2); }
 SPMMA_SM80_HD constexpr int64_t e_stage_words(const Family& f, int bm) {

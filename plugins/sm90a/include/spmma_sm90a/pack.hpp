@@ -43,12 +43,8 @@ int64_t meta_word_index(Family f, int64_t kp, int64_t row_block, int64_t unit, i
 // The nibble the packed metadata holds for (row, group): the inverse of pack_metadata.
 uint32_t packed_meta_nibble(Family f, const uint32_t* packed, int64_t kp, int64_t row, int64_t group);
 
-// C as the epilogue reads it, 4 bytes an element: f32/f16/bf16 -> f32 (exact), s32 -> s32.
-// Throws std::invalid_argument for other types.
+// C as the epilogue reads it, 4 bytes an element: f32/f16/bf16 -> f32 (exact), s32 -> s32
+// (the kit's widen_c, which the plugin's upload uses). Throws std::invalid_argument for other types.
 void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out);
-
-// Exact decoders used above (f16 and bf16 bits -> f32).
-float f16_to_f32(uint16_t h);
-float bf16_to_f32(uint16_t h);
 
 }  // namespace spmma_sm90a

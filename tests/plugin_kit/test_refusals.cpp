@@ -1,0 +1,37 @@
+// The pieces of refusal reasons the plugins share read the same wherever they are used.
+#include <spmma_plugin/refusals.hpp>
+
+#include <catch2/catch.hpp>
+
+using namespace spmma_plugin;
+
+TEST_CASE("types_label writes a x b -> acc, satfinite when asked", "[plugin_kit]") {
+    CHECK(types_label(SPMMA_F16, SPMMA_F16, SPMMA_F32) == "f16 x f16 -> f32");
+    CHECK(types_label(SPMMA_S8, SPMMA_U8, SPMMA_S32, true) == "s8 x u8 -> s32 satfinite");
+    spmma_problem p{};
+    p.a_type = SPMMA_E4M3;
+    p.b_type = SPMMA_E5M2;
+    p.acc_type = SPMMA_F16;
+    CHECK(types_label(p) == "e4m3 x e5m2 -> f16");
+    p.saturate = 1;
+    CHECK(types_label(p) == "e4m3 x e5m2 -> f16 satfinite");
+}
+
+TEST_CASE("shared_memory_reason is empty up to the limit and names kernel, sizes and arch above it", "[plugin_kit]") {
+    CHECK(shared_memory_reason("k1", 99 * 1024, 99 * 1024, "sm_86").empty());
+    CHECK(shared_memory_reason("k1", 100 * 1024, 99 * 1024, "sm_86") ==
+          "kernel k1 needs 100 KiB of shared memory per block, sm_86 allows 99 KiB");
+}
+
+TEST_CASE("tile_count_reason refuses more than 2^31 - 1 tiles only", "[plugin_kit]") {
+    CHECK(tile_count_reason(1 << 20, 1 << 20, 128, 128).empty());  // 2^26 tiles
+    CHECK(tile_count_reason(int64_t(1) << 31, int64_t(1) << 31, 64, 64) == "too many CTA tiles for one launch");
+}
+
+TEST_CASE("is_float_type: f32, f16, bf16 only", "[plugin_kit]") {
+    CHECK(is_float_type(SPMMA_F32));
+    CHECK(is_float_type(SPMMA_F16));
+    CHECK(is_float_type(SPMMA_BF16));
+    CHECK_FALSE(is_float_type(SPMMA_TF32));
+    CHECK_FALSE(is_float_type(SPMMA_S32));
+}
