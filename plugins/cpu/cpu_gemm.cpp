@@ -1,6 +1,7 @@
 #include "cpu_gemm.hpp"
 
 #include <spmma/types.hpp>
+#include <spmma_plugin/operands.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -38,11 +39,6 @@ int kept_columns(spmma_pattern p, uint8_t idx, int cols[4]) {
     return 4;
 }
 
-void require_bytes(size_t got, size_t want, const char* what) {
-    if (got != want)
-        fail(SPMMA_INVALID_ARGUMENT, std::string(what) + " has " + std::to_string(got) + " bytes, the problem needs " + std::to_string(want));
-}
-
 float round_f16(float x) { return static_cast<float>(static_cast<_Float16>(x)); }
 
 constexpr int64_t kColBlock = 256;  // columns of D per inner pass (a 1 KiB row slice of B)
@@ -55,21 +51,8 @@ CpuGemm::CpuGemm(const spmma_problem& p, const char* kernel) : Gemm(p), p_(p), k
 void CpuGemm::upload(const spmma_operands& o) {
     const int64_t m = p_.m, n = p_.n, k = p_.k, kh = k / 2;
     const int g = spmma_pattern_group(p_.pattern);
-    require_bytes(o.a_values_bytes, spmma::storage_bytes(dt(p_.a_type), m * kh), "A values");
-    require_bytes(o.a_indices_bytes, static_cast<size_t>(m * (k / g)), "A indices");
-    require_bytes(o.b_bytes, spmma::storage_bytes(dt(p_.b_type), k * n), "B");
-    if (!o.a_values || !o.a_indices || !o.b) fail(SPMMA_INVALID_ARGUMENT, "A or B is missing");
-    if (p_.beta != 0.0) {
-        if (!o.c) fail(SPMMA_INVALID_ARGUMENT, "beta is not 0 but C is missing");
-        require_bytes(o.c_bytes, spmma::storage_bytes(dt(p_.c_type), m * n), "C");
-    }
+    spmma_plugin::check_operands(p_, o);
     const bool scaled = p_.scale_type != SPMMA_DTYPE_NONE;
-    if (scaled) {
-        const int64_t blocks = k / p_.scale_block;
-        if (!o.scale_a || !o.scale_b) fail(SPMMA_INVALID_ARGUMENT, "block scales are missing");
-        require_bytes(o.scale_a_bytes, static_cast<size_t>(m * blocks), "scale_A");
-        require_bytes(o.scale_b_bytes, static_cast<size_t>(n * blocks), "scale_B");
-    }
 
     a_col_.assign(static_cast<size_t>(m * kh), 0);
     if (integer_) ai_.assign(static_cast<size_t>(m * kh), 0);
@@ -213,7 +196,7 @@ void CpuGemm::compute_int() {
 void CpuGemm::download(void* d, size_t bytes) {
     const DType t = dt(p_.d_type);
     const int64_t count = p_.m * p_.n;
-    require_bytes(bytes, spmma::storage_bytes(t, count), "D");
+    spmma_plugin::check_d_bytes(p_, bytes);
     for (int64_t e = 0; e < count; ++e) spmma::store_code(t, d, e, spmma::encode(t, out_[e]));
 }
 

@@ -2,6 +2,7 @@
 #include "cpu_gemm.hpp"
 
 #include <spmma/types.hpp>
+#include <spmma_plugin/host_backend.hpp>
 
 #include <omp.h>
 #include <sys/utsname.h>
@@ -30,31 +31,16 @@ const char* kernel_for(const spmma_problem& p) {
     }
 }
 
-class CpuBackend : public Backend {
+class CpuBackend : public HostBackend {
 public:
     spmma_plugin_info info() const override {
-        return {sizeof(spmma_plugin_info), 0, "cpu", "spmma", SPMMA_VERSION, "cpu",
-                "every type on the host CPU: OpenMP over the compressed form, float accumulation like the hardware"};
-    }
-    int device_count() const override { return 1; }
-    void probe(int device, spmma_device_info* out) const override {
-        spmma_device_info d{};
-        d.struct_size = sizeof d;
-        if (device != 0) {
-            write_string(d.name, sizeof d.name, "no such device");
-            write_string(d.reason, sizeof d.reason, "the cpu plugin has one device, 0 (the host)");
-        } else {
-            d.runnable = 1;
-            write_string(d.name, sizeof d.name, "host CPU (" + std::to_string(omp_get_max_threads()) + " threads)");
-            utsname u{};
-            write_string(d.arch, sizeof d.arch, uname(&u) == 0 ? u.machine : "cpu");
-        }
-        copy_out(out, d);
+        return plugin_info("cpu", "cpu", "every type on the host CPU: OpenMP over the compressed form, float accumulation like the hardware",
+                           SPMMA_VERSION);
     }
     std::span<const spmma_kernel_info> kernels() const override { return kKernels; }
 
     void check_supported(int device, const spmma_problem& p, const char* kernel) const override {
-        if (device != 0) unsupported("the cpu plugin has one device, 0 (the host)");
+        require_host(device);
         for (spmma_dtype t : {p.a_type, p.b_type, p.c_type, p.d_type, p.acc_type})
             if (spmma_dtype_storage_bits(t) == 0 || t > SPMMA_S32) unsupported("unknown element type " + std::to_string(t));
         if (p.c_type != p.d_type) unsupported("C must have D's type");
@@ -73,6 +59,13 @@ public:
 
     std::unique_ptr<Gemm> create(int, const spmma_problem& p, const char*) override {
         return std::make_unique<CpuGemm>(p, kernel_for(p));
+    }
+
+protected:
+    std::string host_name() const override { return "host CPU (" + std::to_string(omp_get_max_threads()) + " threads)"; }
+    std::string host_arch() const override {
+        utsname u{};
+        return uname(&u) == 0 ? u.machine : "cpu";
     }
 };
 

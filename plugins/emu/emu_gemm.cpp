@@ -4,6 +4,7 @@
 #include "emu_epilogue.hpp"
 
 #include <spmma/types.hpp>
+#include <spmma_plugin/operands.hpp>
 
 #include <chrono>
 #include <cstring>
@@ -11,12 +12,10 @@
 namespace spmma_emu {
 namespace {
 
-std::vector<uint8_t> take(const void* p, size_t bytes, size_t need, const char* what) {
-    using spmma_plugin::fail;
-    if (bytes < need) fail(SPMMA_INVALID_ARGUMENT, std::string(what) + ": " + std::to_string(bytes) + " bytes, need " + std::to_string(need));
-    if (need && !p) fail(SPMMA_INVALID_ARGUMENT, std::string(what) + ": null pointer");
+// A copy of a host buffer (its size already checked against the problem).
+std::vector<uint8_t> take(const void* p, size_t bytes) {
     const auto* b = static_cast<const uint8_t*>(p);
-    return need ? std::vector<uint8_t>(b, b + need) : std::vector<uint8_t>{};
+    return b ? std::vector<uint8_t>(b, b + bytes) : std::vector<uint8_t>{};
 }
 
 size_t bytes_of(spmma_dtype t, int64_t count) { return spmma::storage_bytes(static_cast<spmma::DType>(t), count); }
@@ -24,15 +23,14 @@ size_t bytes_of(spmma_dtype t, int64_t count) { return spmma::storage_bytes(stat
 }  // namespace
 
 void EmuGemm::upload(const spmma_operands& o) {
-    const int group = spmma_pattern_group(p_.pattern);
-    in_.a_values = take(o.a_values, o.a_values_bytes, bytes_of(p_.a_type, p_.m * (p_.k / 2)), "A values");
-    in_.a_indices = take(o.a_indices, o.a_indices_bytes, static_cast<size_t>(p_.m * (p_.k / group)), "A indices");
-    in_.b = take(o.b, o.b_bytes, bytes_of(p_.b_type, p_.k * p_.n), "B");
-    in_.c = p_.beta != 0 ? take(o.c, o.c_bytes, bytes_of(p_.c_type, p_.m * p_.n), "C") : std::vector<uint8_t>{};
+    spmma_plugin::check_operands(p_, o);
+    in_.a_values = take(o.a_values, o.a_values_bytes);
+    in_.a_indices = take(o.a_indices, o.a_indices_bytes);
+    in_.b = take(o.b, o.b_bytes);
+    in_.c = spmma_plugin::reads_c(p_) ? take(o.c, o.c_bytes) : std::vector<uint8_t>{};
     if (p_.scale_type != SPMMA_DTYPE_NONE) {
-        const int64_t blocks = p_.k / p_.scale_block;
-        in_.scale_a = take(o.scale_a, o.scale_a_bytes, static_cast<size_t>(p_.m * blocks), "scale A");
-        in_.scale_b = take(o.scale_b, o.scale_b_bytes, static_cast<size_t>(p_.n * blocks), "scale B");
+        in_.scale_a = take(o.scale_a, o.scale_a_bytes);
+        in_.scale_b = take(o.scale_b, o.scale_b_bytes);
     }
 }
 
@@ -47,7 +45,7 @@ void EmuGemm::run(int, int iterations, float* times_ms, uint32_t) {
 
 void EmuGemm::download(void* d, size_t bytes) {
     if (d_.empty()) spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "download before run");
-    if (bytes < d_.size()) spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "D buffer too small");
+    spmma_plugin::check_d_bytes(p_, bytes);
     std::memcpy(d, d_.data(), d_.size());
 }
 

@@ -27,8 +27,7 @@ struct EmuKernel {
     std::function<std::vector<double>(const spmma_problem&, const Canonical&)> accumulate;
 };
 
-// Every emulated kernel of the families built in (sm80, sm90a, sm100a, sm120a).
-const std::vector<EmuKernel>& kernels();
+// The emulated kernels of each family built in (sm80, sm90a, sm100a, sm120a).
 void add_sm80_kernels(std::vector<EmuKernel>& out);
 void add_sm90a_kernels(std::vector<EmuKernel>& out);
 void add_sm100a_kernels(std::vector<EmuKernel>& out);
