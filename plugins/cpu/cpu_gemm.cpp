@@ -1,6 +1,7 @@
 #include "cpu_gemm.hpp"
 
 #include <spmma/types.hpp>
+#include <spmma_plugin/host_pack.hpp>
 #include <spmma_plugin/operands.hpp>
 
 #include <algorithm>
@@ -12,32 +13,12 @@
 namespace spmma_cpu {
 
 using spmma_plugin::fail;
+using spmma_plugin::host::kept_columns;
 using spmma::DType;
 
 namespace {
 
 DType dt(spmma_dtype t) { return static_cast<DType>(t); }
-
-// Columns (within a group) an index byte keeps; 0 entries on an invalid byte.
-int kept_columns(spmma_pattern p, uint8_t idx, int cols[4]) {
-    if (p == SPMMA_PATTERN_1_2) {
-        if (idx > 1) return 0;
-        cols[0] = idx;
-        return 1;
-    }
-    const int i0 = idx & 3, i1 = (idx >> 2) & 3;
-    if (idx > 0xf || i0 >= i1) return 0;
-    if (p == SPMMA_PATTERN_2_4) {
-        cols[0] = i0;
-        cols[1] = i1;
-        return 2;
-    }
-    cols[0] = 2 * i0;
-    cols[1] = 2 * i0 + 1;
-    cols[2] = 2 * i1;
-    cols[3] = 2 * i1 + 1;
-    return 4;
-}
 
 float round_f16(float x) { return static_cast<float>(static_cast<_Float16>(x)); }
 

@@ -85,6 +85,26 @@ void widen_c(spmma_dtype c_type, const void* c, int64_t count, void* out) {
     }
 }
 
+int kept_columns(spmma_pattern pattern, uint8_t idx, int columns[4]) {
+    if (pattern == SPMMA_PATTERN_1_2) {
+        if (idx > 1) return 0;
+        columns[0] = idx;
+        return 1;
+    }
+    const int i0 = idx & 3, i1 = (idx >> 2) & 3;
+    if (idx > 0xF || i0 >= i1) return 0;
+    if (pattern == SPMMA_PATTERN_2_4) {
+        columns[0] = i0;
+        columns[1] = i1;
+        return 2;
+    }
+    columns[0] = 2 * i0;
+    columns[1] = 2 * i0 + 1;
+    columns[2] = 2 * i1;
+    columns[3] = 2 * i1 + 1;
+    return 4;
+}
+
 std::string first_undefined_index(int group, int64_t m, int64_t k, const uint8_t* indices, const std::string& rule) {
     if (group == 2) return {};
     const int64_t groups = k / group;

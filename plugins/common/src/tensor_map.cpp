@@ -1,5 +1,7 @@
 #include <spmma_plugin/tensor_map.hpp>
 
+#include <utility>
+
 namespace spmma_plugin::cuda {
 
 int tensor_map_elem_bytes(CUtensorMapDataType t) {
@@ -26,6 +28,21 @@ int tensor_map_swizzle_bytes(CUtensorMapSwizzle s) {
         case CU_TENSOR_MAP_SWIZZLE_128B: return 128;
         default: return 0;
     }
+}
+
+TensorMap2D row_major_map(std::string what, CUtensorMapDataType dtype, CUdeviceptr base, uint64_t cols, uint64_t rows,
+                          uint32_t box_cols, uint32_t box_rows, CUtensorMapSwizzle swizzle) {
+    TensorMap2D t;
+    t.what = std::move(what);
+    t.dtype = dtype;
+    t.base = base;
+    t.cols = cols;
+    t.rows = rows;
+    t.row_pitch_bytes = cols * static_cast<uint64_t>(tensor_map_elem_bytes(dtype));
+    t.box_cols = box_cols;
+    t.box_rows = box_rows;
+    t.swizzle = swizzle;
+    return t;
 }
 
 CUtensorMap encode_tensor_map(const TensorMap2D& s) {

@@ -35,6 +35,7 @@
 
 #include "ptx_sm100a_tcgen05.cuh"
 #include "ptx_sm90.cuh"
+#include "static_for.cuh"
 
 namespace spmma_sm100a {
 
@@ -88,15 +89,7 @@ struct TileScheduler {
     }
 };
 
-template <int N, class F, int... I>
-__device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
-    (f(std::integral_constant<int, I>{}), ...);
-}
-// f(integral_constant<0>) ... f(integral_constant<N-1>): a loop with a compile-time index.
-template <int N, class F>
-__device__ __forceinline__ void static_for(F&& f) {
-    static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
-}
+using spmma_device::static_for;  // a loop with a compile-time index (static_for.cuh)
 
 // ================================ epilogue helpers =================================================
 

@@ -3,22 +3,24 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_plugin/backend.hpp>
 #include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_sm100a/tile_config.hpp>
 
+#include <memory>
 #include <string>
 
 namespace spmma_sm100a {
 
-struct KernelEntry {
-    std::string name;         // also the extern "C" symbol in the fatbin
-    std::string description;  // one line
-    const void* image;        // embedded fatbin holding the kernel
+struct KernelEntry : spmma_plugin::KernelCode {
     spmma_dtype acc_type;     // F32, F16 or S32
     TileConfig cfg;
 };
 
 // Every kernel, in the order of the .inc files.
 const spmma_plugin::KernelRegistry<KernelEntry>& kernel_table();
+
+// One created problem on kernel e (sm100a_gemm.cpp).
+std::unique_ptr<spmma_plugin::Gemm> make_gemm(int device, const spmma_problem& p, const KernelEntry& e);
 
 }  // namespace spmma_sm100a

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "mma_ops.cuh"
+#include "../../common/device/epilogue_store.cuh"
 #include "../../common/device/ptx_sm80.cuh"
 
 #include <spmma/plugin.h>
@@ -139,47 +140,13 @@ __device__ __forceinline__ void epilogue_vec4(const GemmParams& p, int row, int 
 #pragma unroll
             for (int e = 0; e < 4; ++e) {
                 if (e >= count) break;
-                switch (p.c_type) {
-                    case SPMMA_F16: c[e] = __half2float(static_cast<const __half*>(p.c)[i + e]); break;
-                    case SPMMA_BF16: c[e] = __bfloat162float(static_cast<const __nv_bfloat16*>(p.c)[i + e]); break;
-                    default: c[e] = static_cast<const float*>(p.c)[i + e]; break;
-                }
+                c[e] = spmma_epilogue::load_float(p.c, p.c_type, i + e);
             }
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) x[e] = fmaf(p.beta, c[e], x[e]);
     }
-    switch (p.d_type) {
-        case SPMMA_F16: {
-            __half* d = static_cast<__half*>(p.d) + i;
-            if (vec) {
-                const __half2 lo = __floats2half2_rn(x[0], x[1]), hi = __floats2half2_rn(x[2], x[3]);
-                *reinterpret_cast<uint2*>(d) = make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
-            } else {
-                for (int e = 0; e < count; ++e) d[e] = __float2half_rn(x[e]);
-            }
-            break;
-        }
-        case SPMMA_BF16: {
-            __nv_bfloat16* d = static_cast<__nv_bfloat16*>(p.d) + i;
-            if (vec) {
-                const __nv_bfloat162 lo = __floats2bfloat162_rn(x[0], x[1]), hi = __floats2bfloat162_rn(x[2], x[3]);
-                *reinterpret_cast<uint2*>(d) = make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
-            } else {
-                for (int e = 0; e < count; ++e) d[e] = __float2bfloat16_rn(x[e]);
-            }
-            break;
-        }
-        default: {
-            float* d = static_cast<float*>(p.d) + i;
-            if (vec) {
-                *reinterpret_cast<float4*>(d) = make_float4(x[0], x[1], x[2], x[3]);
-            } else {
-                for (int e = 0; e < count; ++e) d[e] = x[e];
-            }
-            break;
-        }
-    }
+    spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, x);
 }
 
 // ---- the kernel ------------------------------------------------------------------------------

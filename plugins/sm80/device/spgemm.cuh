@@ -7,6 +7,7 @@
 #pragma once
 
 #include "mma_ops.cuh"
+#include "../../common/device/epilogue_store.cuh"
 #include "../../common/device/ptx_sm80.cuh"
 
 #include <spmma/plugin.h>
@@ -51,48 +52,7 @@ struct SpGemmConfig {
     static_assert(BN % 4 == 0 && (epilogue_row_words(BN) * 4) % 16 == 0, "epilogue rows are 16-byte vectors");
 };
 
-// ---- epilogue helpers ------------------------------------------------------------------------
-__device__ __forceinline__ float load_c_float(const void* c, int type, int64_t i) {
-    switch (type) {
-        case SPMMA_F16: return __half2float(static_cast<const __half*>(c)[i]);
-        case SPMMA_BF16: return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[i]);
-        default: return static_cast<const float*>(c)[i];
-    }
-}
-
-// Up to four consecutive D elements from index i, rounded to the nearest even in d_type; `vec`:
-// all four exist and are aligned for one vector store.
-__device__ __forceinline__ void store_d_float(const GemmParams& p, int64_t i, int count, bool vec, const float (&v)[4]) {
-    switch (p.d_type) {
-        case SPMMA_F16: {
-            __half* d = static_cast<__half*>(p.d) + i;
-            if (vec) {
-                const __half2 lo = __floats2half2_rn(v[0], v[1]), hi = __floats2half2_rn(v[2], v[3]);
-                *reinterpret_cast<uint2*>(d) = make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
-            } else {
-                for (int e = 0; e < count; ++e) d[e] = __float2half_rn(v[e]);
-            }
-            break;
-        }
-        case SPMMA_BF16: {
-            __nv_bfloat16* d = static_cast<__nv_bfloat16*>(p.d) + i;
-            if (vec) {
-                const __nv_bfloat162 lo = __floats2bfloat162_rn(v[0], v[1]), hi = __floats2bfloat162_rn(v[2], v[3]);
-                *reinterpret_cast<uint2*>(d) = make_uint2(*reinterpret_cast<const uint32_t*>(&lo), *reinterpret_cast<const uint32_t*>(&hi));
-            } else {
-                for (int e = 0; e < count; ++e) d[e] = __float2bfloat16_rn(v[e]);
-            }
-            break;
-        }
-        default: {
-            float* d = static_cast<float*>(p.d) + i;
-            if (vec) *reinterpret_cast<float4*>(d) = make_float4(v[0], v[1], v[2], v[3]);
-            else for (int e = 0; e < count; ++e) d[e] = v[e];
-            break;
-        }
-    }
-}
-
+// ---- epilogue helpers (C reads and D stores in float: ../../common/device/epilogue_store.cuh) ----
 // alpha * acc + beta * C in 64-bit integers, then wrapped (or clamped with saturate) to s32.
 __device__ __forceinline__ int32_t int_epilogue(const GemmParams& p, int32_t acc, int64_t i) {
     int64_t x = p.alpha_i * int64_t(acc);
@@ -129,8 +89,8 @@ __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t
             const float4 a = *reinterpret_cast<const float4*>(tile + epilogue_offset(BN, r, col4));
             float v[4] = {p.alpha * a.x, p.alpha * a.y, p.alpha * a.z, p.alpha * a.w};
             if (!p.beta_zero)
-                for (int e = 0; e < count; ++e) v[e] = fmaf(p.beta, load_c_float(p.c, p.c_type, i + e), v[e]);
-            store_d_float(p, i, count, vec, v);
+                for (int e = 0; e < count; ++e) v[e] = fmaf(p.beta, spmma_epilogue::load_float(p.c, p.c_type, i + e), v[e]);
+            spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, v);
         }
     }
 }

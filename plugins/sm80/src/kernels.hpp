@@ -3,21 +3,20 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_plugin/backend.hpp>
 #include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/op_tags.hpp>
 
+#include <memory>
 #include <string>
 
 namespace spmma_sm80 {
 
-struct KernelDesc {
-    const char* name;
-    const OpInfo* op;
-    bool ordered;         // mma.sp::ordered_metadata (else mma.sp)
-    Tile tile;
-    const void* image;    // the fatbin holding it
-    std::string description;
+struct KernelDesc : spmma_plugin::KernelCode {
+    const OpInfo* op = nullptr;
+    bool ordered = true;  // mma.sp::ordered_metadata (else mma.sp)
+    Tile tile{};
 
     int smem_bytes() const { return tile.smem_bytes(op->family); }
     int threads() const { return tile.threads(); }
@@ -25,5 +24,8 @@ struct KernelDesc {
 
 // Every kernel, in kernel_list.hpp's order.
 const spmma_plugin::KernelRegistry<KernelDesc>& kernel_table();
+
+// One created problem on kernel k (sm80_gemm.cpp).
+std::unique_ptr<spmma_plugin::Gemm> make_gemm(int device, const spmma_problem& p, const KernelDesc& k);
 
 }  // namespace spmma_sm80

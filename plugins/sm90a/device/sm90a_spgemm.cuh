@@ -35,6 +35,7 @@
 #include <utility>
 
 #include "ptx_sm90.cuh"
+#include "static_for.cuh"
 #include "ptx_sm90a_wgmma.cuh"
 #include "sm90a_instr.cuh"
 
@@ -116,16 +117,7 @@ struct TileScheduler {
     }
 };
 
-// f(std::integral_constant<int, 0>{}) ... f(std::integral_constant<int, N - 1>{}): a loop whose
-// index is a compile-time constant (template arguments such as the sparsity selector).
-template <int N, class F, int... I>
-__device__ __forceinline__ void static_for_impl(F&& f, std::integer_sequence<int, I...>) {
-    (f(std::integral_constant<int, I>{}), ...);
-}
-template <int N, class F>
-__device__ __forceinline__ void static_for(F&& f) {
-    static_for_impl<N>(f, std::make_integer_sequence<int, N>{});
-}
+using spmma_device::static_for;  // a loop with a compile-time index (static_for.cuh)
 
 // ================================ epilogue helpers =================================================
 

@@ -31,7 +31,7 @@ KernelEntry make_entry(const void* image, const char* name, spmma_dtype a, spmma
     if (cm * cn > 1)
         d += ", " + std::to_string(cm) + "x" + std::to_string(cn) + " cluster" + (cm > 1 ? " (B multicast)" : "") +
              (cn > 1 ? " (A multicast)" : "");
-    return KernelEntry{name, d, image, a, b, acc, sat, cfg};
+    return KernelEntry{{name, d, image}, a, b, acc, sat, cfg};
 }
 
 std::vector<KernelEntry> build_table() {

@@ -3,17 +3,16 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_plugin/backend.hpp>
 #include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_sm90a/tile_config.hpp>
 
+#include <memory>
 #include <string>
 
 namespace spmma_sm90a {
 
-struct KernelEntry {
-    std::string name;         // also the extern "C" symbol in the fatbin
-    std::string description;  // one line
-    const void* image;        // embedded fatbin holding the kernel
+struct KernelEntry : spmma_plugin::KernelCode {
     spmma_dtype a_type, b_type;
     spmma_dtype acc_type;     // F32, F16 or S32
     bool satfinite;           // s32 with .satfinite
@@ -22,5 +21,8 @@ struct KernelEntry {
 
 // Every kernel, in the order of the .inc files.
 const spmma_plugin::KernelRegistry<KernelEntry>& kernel_table();
+
+// One created problem on kernel e (sm90a_gemm.cpp).
+std::unique_ptr<spmma_plugin::Gemm> make_gemm(int device, const spmma_problem& p, const KernelEntry& e);
 
 }  // namespace spmma_sm90a

@@ -1,36 +1,13 @@
-// The sm90a plugin's Backend: which problems its kernels take, which kernel runs a problem, and
-// the heuristic that picks one from the shape when the caller names none (selection.cpp); what
-// it is and the Gemm it creates (sm90a_backend.cpp). Also the launch choices that follow from
-// the selection (epilogue, raster).
+// Which sm90a kernels compute a problem, and the launch choices that follow from the kernel
+// chosen (epilogue, raster). The heuristic that picks a kernel is the backend's
+// (sm90a_backend.cpp).
 #pragma once
 
 #include "kernel_table.hpp"
 
-#include <spmma_plugin/kernel_backend.hpp>
-
-#include <string>
 #include <vector>
 
 namespace spmma_sm90a {
-
-class Sm90aBackend final : public spmma_plugin::cuda::KernelBackend<KernelEntry> {
-public:
-    spmma_plugin_info info() const override;
-    // sm_90a: Hopper only.
-    std::string runs_on(const spmma_plugin::cuda::DeviceProperties& p) const override;
-
-protected:
-    const spmma_plugin::KernelRegistry<KernelEntry>& registry() const override { return kernel_table(); }
-    // problem_check.hpp's reasons (shared with the emu plugin), then a kernel for p's types.
-    std::string problem_reason(const spmma_problem& p) const override;
-    std::string kernel_reason(const KernelEntry& e, const spmma_problem& p) const override;
-    // The least estimated time of the cost model (include/spmma_sm90a/perf_model.hpp: bytes per
-    // flop against shared-memory and L2 bandwidth, turns of tiles over the persistent CTAs,
-    // epilogue) among the matching kernels.
-    const KernelEntry* choose(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
-                              std::string* why) const override;
-    std::unique_ptr<spmma_plugin::Gemm> make_gemm(int device, const spmma_problem& p, const KernelEntry& e) const override;
-};
 
 // The kernels that compute problems of p's types (a, b, accumulator, satfinite), in table order.
 std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);

@@ -1,27 +1,64 @@
 // The sm90a plugin: sparse GEMM on wgmma.mma_async.sp with a TMA/mbarrier pipeline, for every
-// type sm_90a's sparse tensor cores take. Entry point and what the Backend says it is.
+// type sm_90a's sparse tensor cores take. Its answers to the kit's checks (kernel_backend.hpp):
+// the problems its kernels take (problem_check.hpp, shared with the emu plugin) and the heuristic
+// that picks a kernel from the shape when the host names none.
+#include "kernel_table.hpp"
 #include "selection.hpp"
-#include "sm90a_gemm.hpp"
+
+#include <spmma_plugin/kernel_backend.hpp>
+#include <spmma_plugin/refusals.hpp>
+#include <spmma_sm90a/perf_model.hpp>
+#include <spmma_sm90a/problem_check.hpp>
 
 namespace spmma_sm90a {
-
-spmma_plugin_info Sm90aBackend::info() const {
-    return spmma_plugin::plugin_info("sm90a", "sm_90a",
-                                     "wgmma.mma_async.sp with TMA multicast, warp-specialised persistent kernels (Hopper)");
-}
-
-std::unique_ptr<spmma_plugin::Gemm> Sm90aBackend::make_gemm(int device, const spmma_problem& p, const KernelEntry& e) const {
-    return std::make_unique<Sm90aGemm>(device, p, e);
-}
-
 namespace {
 
-Sm90aBackend& backend() {
-    static Sm90aBackend b;
-    return b;
-}
+class Sm90aBackend final : public spmma_plugin::cuda::KernelBackend<KernelEntry> {
+public:
+    spmma_plugin_info info() const override {
+        return spmma_plugin::plugin_info("sm90a", "sm_90a",
+                                         "wgmma.mma_async.sp with TMA multicast, warp-specialised persistent kernels (Hopper)");
+    }
+
+    // sm_90a: Hopper only.
+    std::string runs_on(const spmma_plugin::cuda::DeviceProperties& p) const override {
+        if (p.major == 9 && p.minor == 0) return {};
+        return "needs sm_90a (Hopper), device is " + p.arch();
+    }
+
+protected:
+    const spmma_plugin::KernelRegistry<KernelEntry>& registry() const override { return kernel_table(); }
+
+    std::string problem_reason(const spmma_problem& p) const override {
+        if (std::string why = problem_unsupported_reason(p); !why.empty()) return why;
+        if (matching_kernels(p).empty())
+            return "unsupported: no sm90a kernel for " + spmma_plugin::types_label(p.a_type, p.b_type, p.acc_type);
+        return {};
+    }
+
+    std::string kernel_reason(const KernelEntry& e, const spmma_problem& p) const override {
+        return kernel_types_reason(e.name, e.a_type, e.b_type, e.acc_type, e.satfinite, p);
+    }
+
+    // The least estimated time of the cost model (include/spmma_sm90a/perf_model.hpp: bytes per
+    // flop against shared-memory and L2 bandwidth, turns of tiles over the persistent CTAs,
+    // epilogue) among the matching kernels.
+    const KernelEntry* choose(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
+                              std::string* why) const override {
+        const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
+        const std::vector<const KernelEntry*> ks = matching_kernels(p);
+        std::vector<TileConfig> cs;
+        for (const KernelEntry* e : ks) cs.push_back(e->cfg);
+        const bool tma_epilogue = tma_epilogue_possible(p);
+        const int i = choose_config(cs, [&](const TileConfig& c) {
+            return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue);
+        });
+        if (i < 0 && why) *why = "unsupported: no sm90a kernel for this problem";
+        return i < 0 ? nullptr : ks[static_cast<size_t>(i)];
+    }
+};
 
 }  // namespace
 }  // namespace spmma_sm90a
 
-SPMMA_DEFINE_PLUGIN(spmma_sm90a::backend)
+SPMMA_DEFINE_PLUGIN_BACKEND(spmma_sm90a::Sm90aBackend)

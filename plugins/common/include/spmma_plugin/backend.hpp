@@ -69,3 +69,11 @@ const spmma_kernel_info* find_kernel(std::span<const spmma_kernel_info> kernels,
     extern "C" SPMMA_EXPORT const spmma_plugin_api* spmma_plugin_entry(void) {   \
         return ::spmma_plugin::make_api(get_backend());                          \
     }
+
+// Defines the entry symbol for a plugin whose backend is one default-constructed BackendType,
+// made on first use (at global scope).
+#define SPMMA_DEFINE_PLUGIN_BACKEND(BackendType)                                 \
+    extern "C" SPMMA_EXPORT const spmma_plugin_api* spmma_plugin_entry(void) {   \
+        static BackendType backend;                                              \
+        return ::spmma_plugin::make_api(backend);                                \
+    }

@@ -152,6 +152,17 @@ struct LaunchShape {
 
 // Launches f with the argument pointers `args` (cuLaunchKernelEx when a cluster is set).
 void launch(CUfunction f, const LaunchShape& shape, CUstream stream, void** args);
+// Launches f on a 1-D grid of `ctas` CTAs of `threads` with `smem_bytes` of dynamic shared
+// memory, its one parameter `params` (a kernel that takes one struct by value).
+template <class Params>
+void launch_1d(CUfunction f, unsigned ctas, unsigned threads, unsigned smem_bytes, CUstream stream, Params& params) {
+    LaunchShape s;
+    s.grid[0] = ctas;
+    s.block[0] = threads;
+    s.smem_bytes = smem_bytes;
+    void* args[] = {&params};
+    launch(f, s, stream, args);
+}
 
 // Raises f's dynamic shared memory limit to `bytes` (needed above 48 KiB).
 void set_max_dynamic_smem(CUfunction f, unsigned bytes);

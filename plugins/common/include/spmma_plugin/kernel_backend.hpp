@@ -6,16 +6,28 @@
 //   3. the device: the driver, the device's existence, the plugin's architecture (runs_on);
 //   4. the kernel on this device: the named one fits it, or the heuristic picks one.
 // Steps 1 and 2 ask no device, so their reasons are the same with or without a GPU. create()
-// runs the same steps and builds the plugin's Gemm for the kernel they end with.
+// runs the same steps and builds the plugin's Gemm for the kernel they end with, through
+// make_gemm(device, problem, entry): a function the plugin defines in Entry's namespace (found
+// by argument-dependent lookup), usually beside its Gemm class.
 #pragma once
 
 #include <spmma_plugin/cuda_gemm.hpp>
 #include <spmma_plugin/kernel_registry.hpp>
+#include <spmma_plugin/refusals.hpp>
 
 #include <memory>
 #include <string>
 
 namespace spmma_plugin::cuda {
+
+// Step 4's reasons for a kernel that runs one CTA of `smem_bytes` shared memory per bm x bn tile
+// of D: the device's per-block limit, then the grid's size ("" when both fit).
+inline std::string cta_tile_reason(const std::string& kernel, int smem_bytes, int bm, int bn, const spmma_problem& p,
+                                   const DeviceProperties& dev) {
+    if (std::string why = shared_memory_reason(kernel, smem_bytes, dev.max_smem_per_block_optin, dev.arch()); !why.empty())
+        return why;
+    return tile_count_reason(p.m, p.n, bm, bn);
+}
 
 template <class Entry>
 class KernelBackend : public CudaBackend {
@@ -25,7 +37,8 @@ public:
     void check_supported(int device, const spmma_problem& p, const char* kernel) const final { select(device, p, kernel); }
 
     std::unique_ptr<Gemm> create(int device, const spmma_problem& p, const char* kernel) final {
-        return make_gemm(device, p, select(device, p, kernel));
+        const Entry& k = select(device, p, kernel);
+        return make_gemm(device, p, k);
     }
 
 protected:
@@ -38,8 +51,32 @@ protected:
     virtual std::string kernel_device_reason(const Entry&, const spmma_problem&, const DeviceProperties&) const { return {}; }
     // Step 4 with no kernel named: the heuristic's choice for p on dev, or nullptr with *why.
     virtual const Entry* choose(const spmma_problem& p, const DeviceProperties& dev, std::string* why) const = 0;
-    // The plugin's Gemm for p on kernel k.
-    virtual std::unique_ptr<Gemm> make_gemm(int device, const spmma_problem& p, const Entry& k) const = 0;
+
+    // A heuristic's usual shape: among the kernels of p's types that `candidate` accepts and that
+    // fit the device (kernel_device_reason), the one of the highest score(k) (the first of equal
+    // ones); else nullptr and, in *why, the last device reason such a kernel gave (or the
+    // problem's reason when none did).
+    template <class Candidate, class Score>
+    const Entry* best_fit(const spmma_problem& p, const DeviceProperties& dev, std::string* why, Candidate candidate,
+                          Score score) const {
+        const Entry* best = nullptr;
+        double best_score = 0;
+        std::string last;
+        for (const Entry& k : registry().entries()) {
+            if (!kernel_reason(k, p).empty() || !candidate(k)) continue;
+            if (std::string r = kernel_device_reason(k, p, dev); !r.empty()) {
+                last = r;
+                continue;
+            }
+            const double s = score(k);
+            if (!best || s > best_score) {
+                best_score = s;
+                best = &k;
+            }
+        }
+        if (!best && why) *why = last.empty() ? problem_reason(p) : last;
+        return best;
+    }
 
 private:
     const Entry& select(int device, const spmma_problem& p, const char* kernel) const {

@@ -18,6 +18,15 @@
 
 namespace spmma_plugin {
 
+// What a GPU plugin's kernel entry starts with (it derives from it and adds its own fields):
+// the kernel's name (also its extern "C" symbol), one line of description, and the embedded
+// device image (fatbin) holding it.
+struct KernelCode {
+    std::string name;
+    std::string description;
+    const void* image = nullptr;
+};
+
 template <class Entry>
 class KernelRegistry {
 public:

@@ -25,6 +25,11 @@ struct TensorMap2D {
     CUtensorMapL2promotion l2_promotion = CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
 };
 
+// A dense row-major tensor (rows `cols * element size` bytes apart) at `base`, in boxes of
+// box_rows x box_cols, the L2 promotion TensorMap2D gives by default.
+TensorMap2D row_major_map(std::string what, CUtensorMapDataType dtype, CUdeviceptr base, uint64_t cols, uint64_t rows,
+                          uint32_t box_cols, uint32_t box_rows, CUtensorMapSwizzle swizzle);
+
 // Bytes of one element of a tensor-map data type.
 int tensor_map_elem_bytes(CUtensorMapDataType t);
 // Bytes of the swizzle span (0 for none).
