@@ -8,6 +8,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <future>
@@ -197,7 +198,10 @@ private:
             std::erase(names, opts_.baseline);
             names.insert(names.begin(), opts_.baseline);
         }
-        return names;
+        std::vector<std::string> once;  // a name given twice runs once
+        for (auto& n : names)
+            if (std::find(once.begin(), once.end(), n) == once.end()) once.push_back(std::move(n));
+        return once;
     }
 
     void emit(Record& r) {
@@ -287,8 +291,11 @@ private:
             std::vector<std::string> names;
             for (const auto& q : plugins_)
                 if (q->identity().usable()) names.push_back(q->identity().name);
-            skip(job, nullptr, fmt::format("no plugin named '{}' is loaded (loaded: {}; `spmma plugins` lists what failed)", name,
-                                           names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+            const std::string why = fmt::format("no plugin named '{}' is loaded (loaded: {}; `spmma plugins` lists what failed)", name,
+                                                names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", ")));
+            // Asked for by name (--plugin or the workload): its absence fails the run.
+            if (!job.plugins.empty()) error(job, nullptr, "load", why);
+            else skip(job, nullptr, why);
             return;
         }
         std::string stage = "probe";
