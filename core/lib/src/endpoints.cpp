@@ -19,6 +19,8 @@ public:
         return p_.unsupported_reason(device, p, kernel);
     }
     ExecResult execute(const ExecRequest& req, const Exchange& ex, double) override {
+        ex.operands->pin_for(req.device_uuid);  // see worker_main.cpp
+        if (req.result.count == 0) ex.results->pin_for(req.device_uuid);
         return spmma::execute(p_, req, ex.layout.view(ex.operands->data()), ex.results->data());
     }
     const char* isolation() const override { return "in-process"; }
@@ -72,8 +74,8 @@ public:
         const nlohmann::json body = {
             {"op", "execute"},
             {"request", req.to_json()},
-            {"operands", {{"id", ex.operands->id()}, {"bytes", ex.operands->size()}, {"layout", ex.layout.to_json()}}},
-            {"results", {{"id", ex.results->id()}, {"bytes", ex.results->size()}}}};
+            {"operands", {{"name", ex.operands->name()}, {"id", ex.operands->id()}, {"bytes", ex.operands->size()}, {"layout", ex.layout.to_json()}}},
+            {"results", {{"name", ex.results->name()}, {"id", ex.results->id()}, {"bytes", ex.results->size()}}}};
         try {
             ensure_worker();
             process_->send(body, {ex.operands->fd(), ex.results->fd()}, "create");

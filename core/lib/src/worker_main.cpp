@@ -16,21 +16,23 @@
 namespace spmma {
 namespace {
 
-// A region the parent sent, mapped here (by role: "operands", "results").
+// A region the parent sent, mapped here (by the arena's name; a new id replaces the mapping).
 class Mappings {
 public:
-    uint8_t* get(const std::string& role, const nlohmann::json& ref, int fd) {
+    // The region of arena `role` (mapped once per id); pinned for the GPU `uuid` when `pin` is set.
+    uint8_t* get(const std::string& role, const nlohmann::json& ref, int fd, const std::string& uuid, bool pin) {
         const uint64_t id = ref.at("id");
         const size_t bytes = ref.at("bytes");
         auto it = maps_.find(role);
         if (it != maps_.end() && it->second.first == id) {
             close(fd);
-            return it->second.second.data();
+        } else {
+            maps_.erase(role);
+            maps_[role] = {id, SharedMemory::map(fd, bytes)};
         }
-        maps_.erase(role);
-        auto& slot = maps_[role];
-        slot = {id, SharedMemory::map(fd, bytes)};
-        return slot.second.data();
+        SharedMemory& m = maps_[role].second;
+        if (pin) m.pin_for(uuid);
+        return m.data();
     }
 
 private:
@@ -83,9 +85,13 @@ private:
         }
         if (op == "execute") {
             if (m.fds.size() != 2) throw std::runtime_error("execute needs the operand and result regions");
-            uint8_t* ops = maps_.get("operands", m.body.at("operands"), m.fds[0]);
-            uint8_t* res = maps_.get("results", m.body.at("results"), m.fds[1]);
             const ExecRequest req = ExecRequest::from_json(m.body.at("request"));
+            // NOTES: operands are pinned for a GPU (its uploads read them all); results only when
+            // all of D comes back (a sampled download is a few kilobytes).
+            const auto& o = m.body.at("operands");
+            const auto& rs = m.body.at("results");
+            uint8_t* ops = maps_.get(o.at("name"), o, m.fds[0], req.device_uuid, true);
+            uint8_t* res = maps_.get(rs.at("name"), rs, m.fds[1], req.device_uuid, req.result.count == 0);
             const OperandLayout layout = OperandLayout::from_json(m.body.at("operands").at("layout"));
             const ExecResult r = execute(*plugin_, req, layout.view(ops), res, [&](const std::string& stage) {
                 wire::send(fd_, {{"stage", stage}});

@@ -80,14 +80,13 @@ private:
         uint64_t units = sig >> shift;
         const uint64_t rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
         units += static_cast<uint64_t>((rem > half) | ((rem == half) & (units & 1)));  // half to even, without a branch
-        if (units == 0) return sign;
-        int exp_field = binade - emin_ + 1;
-        if (units < (1ull << man_bits_)) {
-            exp_field = 0;
-        } else if (units == (1ull << (man_bits_ + 1))) {
-            units >>= 1;
-            exp_field += 1;
-        }
+        // Below 2^man_bits only at the subnormal binade (exponent field 0, units 0 included);
+        // 2^(man_bits+1) is a carry into the next binade. Selects, not branches: fp8's carries
+        // and subnormals are common enough to mispredict.
+        const bool sub = units < (1ull << man_bits_);
+        const bool carry = units == (1ull << (man_bits_ + 1));
+        const int exp_field = sub ? 0 : binade - emin_ + 1 + static_cast<int>(carry);
+        units >>= static_cast<int>(carry);
         uint32_t code = (static_cast<uint32_t>(exp_field) << man_bits_) | (static_cast<uint32_t>(units) & ((1u << man_bits_) - 1));
         if (code > max_code_) code = ieee_ ? inf_code_ : max_code_;
         return sign | code;
