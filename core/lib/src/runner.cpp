@@ -112,12 +112,13 @@ struct Step {
     DeviceInfo dev;
     std::vector<std::string> kernels;  // "" is the plugin's choice
     std::optional<Record> record;
+    bool done = false;                 // --resume: nothing left to do
 };
 using Plan = std::vector<Step>;
 
 bool runs_anything(const Plan& plan) {
     for (const auto& s : plan)
-        if (!s.record) return true;
+        if (!s.record && !s.done) return true;
     return false;
 }
 
@@ -205,7 +206,24 @@ private:
         return out;
     }
 
+    // Drops what --resume finds already written: a step's record, or the kernels already run.
+    static void drop_done(const Job& job, Step& s, const std::set<std::string>& done) {
+        if (done.empty()) return;
+        if (s.record && done.count(resume_key(job, s.plugin, ""))) {
+            s.record.reset();
+            s.done = true;
+        }
+        std::erase_if(s.kernels, [&](const std::string& k) { return done.count(resume_key(job, s.plugin, k)) > 0; });
+        if (!s.record && s.kernels.empty()) s.done = true;
+    }
+
     Step plan_plugin(const Job& job, const std::string& name) {
+        Step s = decide(job, name);
+        drop_done(job, s, opts_.done);
+        return s;
+    }
+
+    Step decide(const Job& job, const std::string& name) {
         Step s;
         s.plugin = name;
         s.ep = find_endpoint(plugins_, name);
@@ -268,6 +286,7 @@ private:
     }
 
     void emit(Record& r) {
+        r.plugins_requested = plugin_list(r.job);
         switch (r.status) {
             case RecordStatus::Verified: ++summary_.verified; break;
             case RecordStatus::Failed: ++summary_.failed; break;
@@ -296,7 +315,8 @@ private:
         baseline_.reset();
         for (const Step& s : plan) {
             if (progress_) progress_->step(done_, fmt::format("{} on {}", job.problem.label(), s.plugin));
-            if (s.record) {
+            if (s.done) {
+            } else if (s.record) {
                 Record r = *s.record;
                 emit(r);
             } else {
@@ -339,6 +359,7 @@ private:
         r.device_uuid = dev.uuid;
         r.device_pci_bus_id = dev.pci_bus_id;
         r.kernel = kernel;
+        r.kernel_request = kernel;
         Phases ph;
         const auto t_all = Clock::now();
         try {

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct RunnerOptions {
     std::filesystem::path save_operands;    // every run's operands and D as .npy
     std::filesystem::path save_failures;    // failed runs' operands and D as .npy
     std::string plugin_dir;                 // for the reproducing command lines
+    std::set<std::string> done;             // --resume: resume_key()s of records already written
 };
 
 // Receives records as they are made.
