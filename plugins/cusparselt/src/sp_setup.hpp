@@ -30,7 +30,8 @@ struct SpSetup {
     cusparseComputeType compute = CUSPARSE_COMPUTE_32F;
 };
 
-// The setup for p, or nullopt with the precise reason in `why`.
+// The setup for p, or nullopt with the precise reason in `why`. tf32 is refused unless
+// SPMMA_CUSPARSELT_TF32=on (its results were measured outside tf32's tolerance).
 std::optional<SpSetup> sp_setup(const spmma_problem& p, std::string& why);
 
 // The pattern cuSPARSELt's "50 percent" sparsity means for an operand type: 1:2 for 32-bit
