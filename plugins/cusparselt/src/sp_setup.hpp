@@ -12,7 +12,7 @@
 
 namespace spmma_cusparselt {
 
-// One entry of the plugin's kernel list: a type family (cuSPARSELt's search picks the
+// One entry of the plugin's kernel list: a type family (the plugin's search picks the
 // algorithm inside it).
 struct Family {
     const char* name;         // "cusparselt_f16f16_f32acc"
