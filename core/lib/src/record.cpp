@@ -207,8 +207,10 @@ std::string environment_prefix() {
     // NOTES: plugins take their tuning and diagnostic knobs from SPMMA_* variables
     // (SPMMA_SM90A_RASTER, SPMMA_SM90A_SERIAL_WGMMA, ...); a record run under one must say so
     // to be reproducible. The test harness's own variables name paths, not behaviour.
+    // SPMMA_CACHE_DIR and SPMMA_PLAN_CACHE say where plans are cached: the record's plugin_notes
+    // say how its plan was chosen.
     static constexpr const char* harness[] = {"SPMMA_SOURCE_DIR", "SPMMA_BINARY_DIR", "SPMMA_EXE", "SPMMA_PLUGIN_DIR",
-                                              "SPMMA_CUOBJDUMP"};
+                                              "SPMMA_CUOBJDUMP", "SPMMA_CACHE_DIR", "SPMMA_PLAN_CACHE"};
     std::vector<std::string> set;
     for (char** e = environ; e && *e; ++e) {
         const std::string kv = *e;

@@ -219,12 +219,8 @@ void CublasGemm::choose_plan() {
 void CublasGemm::upload(const spmma_operands& ops) {
     context_.make_current();
     uploaded_ = false;
-    const double t0 = host_ms();
-    std::vector<uint8_t> dense_a = expand_and_check(ops);
-    prepare_ms_ = host_ms() - t0;
-    a_ = cuda::DeviceBuffer(dense_a.size());
-    a_.upload(dense_a.data(), dense_a.size());
-    dense_a = {};
+    prepare_ms_ = 0;
+    expand_and_check(ops, a_);
     upload_b_c_d(ops);
     if (!workspace_.size()) workspace_ = cuda::DeviceBuffer(kWorkspaceBytes);
     // NOTES: cuMemcpyHtoD from pageable memory may return before its DMA lands, and cuMemset

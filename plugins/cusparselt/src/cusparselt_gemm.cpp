@@ -151,10 +151,8 @@ nlohmann::json CusparseLtGemm::pick_json() const {
     return j;
 }
 
-void CusparseLtGemm::compress_a(const std::vector<uint8_t>& dense_a) {
+void CusparseLtGemm::compress_a(const cuda::DeviceBuffer& dense) {
     CUstream s = stream_.get();
-    cuda::DeviceBuffer dense(dense_a.size());
-    dense.upload(dense_a.data(), dense_a.size());
     cuda::DeviceBuffer valid(sizeof(int));
     // NOTES: the check only writes a non-zero flag when it finds a bad group (seen on the H100
     // with cuSPARSELt 0.8: a pre-set 0xffffffff came back untouched for a valid A), so the flag
@@ -271,11 +269,11 @@ void CusparseLtGemm::upload(const spmma_operands& ops) {
     context_.make_current();
     uploaded_ = false;
     prepare_ms_ = 0;
-    const double t0 = host_ms();
-    std::vector<uint8_t> dense_a = expand_and_check(ops);
-    prepare_ms_ += host_ms() - t0;
-    compress_a(dense_a);  // adds the check and compression, not the copy
-    dense_a = {};
+    {
+        cuda::DeviceBuffer dense_a;
+        expand_and_check(ops, dense_a);
+        compress_a(dense_a);  // adds the check and compression to prepare_ms_
+    }
     upload_b_c_d(ops);
     CU_CHECK(cuda::require_driver().cuCtxSynchronize());  // B, C and D's memset are in place (see compress_a)
     const double t1 = host_ms();

@@ -57,7 +57,7 @@ protected:
 
 private:
     void create_descriptors();                        // handle, matrix and matmul descriptors
-    void compress_a(const std::vector<uint8_t>& a);   // prune check + compression on the GPU
+    void compress_a(const spmma_plugin::cuda::DeviceBuffer& dense);  // prune check + compression on the GPU
     void choose_plan();                               // cache or search, then plan_ on the pick
     // The plugin's timed search: {the pick as stored, how it was found}.
     std::pair<nlohmann::json, nlohmann::json> search();

@@ -39,9 +39,10 @@ protected:
     // Every size padded up to a multiple of pad_multiple.
     PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple);
 
-    // A expanded to dense pad_.m x pad_.k, then B's and C's sizes checked (read_c_ set); throws
-    // Error(SPMMA_INVALID_ARGUMENT) naming what is wrong.
-    std::vector<uint8_t> expand_and_check(const spmma_operands& ops);
+    // B's and C's sizes checked (read_c_ set), then A expanded to dense pad_.m x pad_.k on the
+    // device (only the compressed form crosses the bus); throws Error(SPMMA_INVALID_ARGUMENT)
+    // naming what is wrong.
+    void expand_and_check(const spmma_operands& ops, spmma_plugin::cuda::DeviceBuffer& dense_a);
     // B zero-padded into b_, d_ zeroed, C zero-padded into c_ when it is read (c_ empty when not).
     // Pageable copies and memsets on the legacy stream: synchronize the context before a launch.
     void upload_b_c_d(const spmma_operands& ops);
@@ -80,16 +81,13 @@ inline PaddedGemm::PaddedGemm(int device, const spmma_problem& problem, int64_t 
       b_bytes_(element_bytes(problem.b_type)),
       d_bytes_(element_bytes(problem.d_type)) {}
 
-inline std::vector<uint8_t> PaddedGemm::expand_and_check(const spmma_operands& ops) {
-    const spmma_problem& p = problem_;
-    std::vector<uint8_t> dense_a;
+inline void PaddedGemm::expand_and_check(const spmma_operands& ops, spmma_plugin::cuda::DeviceBuffer& dense_a) {
     try {
-        dense_a = expand_a(p, ops.a_values, ops.a_values_bytes, ops.a_indices, ops.a_indices_bytes, pad_.m, pad_.k);
-        read_c_ = check_b_and_c(p, ops);
+        read_c_ = check_b_and_c(problem_, ops);
     } catch (const std::invalid_argument& e) {
         spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, e.what());
     }
-    return dense_a;
+    expand_a_on_device(ops, dense_a, pad_.m, pad_.k);
 }
 
 inline void PaddedGemm::upload_b_c_d(const spmma_operands& ops) {
