@@ -86,7 +86,7 @@ TEST_CASE("kill -9 in the middle of a sweep, then --resume: every job has exactl
     CHECK(jobs.size() == 22);
 }
 
-TEST_CASE("--resume drops a torn last line and runs that record again", "[cli][sweep]") {
+TEST_CASE("a torn last line is dropped by --resume and its record is run again", "[cli][sweep]") {
     const std::string json = temp_path("torn.jsonl");
     REQUIRE(spmma_cli("run " + kQuick + " --plugin cpu --no-progress -q --json " + json).code == 0);
     std::string text = read_file(json);
