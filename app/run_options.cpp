@@ -43,7 +43,7 @@ void RunOptions::add_to(CLI::App* cmd) {
     cmd->add_option("--warmup", warmup, "Untimed launches before timing (default 5 or the file's)");
     cmd->add_option("--iterations", iterations, "Timed launches (default 20 or the file's)");
     cmd->add_option("--verify", verify, "full, sampled, auto (full below a size) or none");
-    cmd->add_option("--samples", samples, "Sampled verification: random elements checked (plus 2 rows, 2 columns)")
+    cmd->add_option("--samples", samples, "Sampled verification: about this many elements, where random rows (the first and last among them) meet random columns")
         ->capture_default_str();
     cmd->add_option("--baseline", baseline, "Compare every record with this plugin's time (adds a speedup column)");
     cmd->add_option("--json", json, "Write records as JSON lines to this file ('-': standard output)");
