@@ -83,6 +83,13 @@ private:
             const auto why = plugin_->unsupported_reason(m.body.at("device"), p, k.is_null() ? nullptr : kernel.c_str());
             return {{"reason", why ? nlohmann::json(*why) : nlohmann::json(nullptr)}};
         }
+        if (op == "prepare") {
+            const auto& regions = m.body.at("regions");
+            if (regions.size() != m.fds.size()) throw std::runtime_error("prepare: one descriptor per region");
+            const std::string uuid = m.body.at("device_uuid");
+            for (size_t i = 0; i < m.fds.size(); ++i) maps_.get(regions[i].at("name"), regions[i], m.fds[i], uuid, !uuid.empty());
+            return {{"prepared", m.fds.size()}};
+        }
         if (op == "execute") {
             if (m.fds.size() != 2) throw std::runtime_error("execute needs the operand and result regions");
             const ExecRequest req = ExecRequest::from_json(m.body.at("request"));
