@@ -47,7 +47,8 @@ void EmuGemm::run(int, int iterations, float* times_ms, uint32_t) {
 
 void EmuGemm::download(void* d, size_t bytes) {
     if (d_.empty()) spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "download before run");
-    if (bytes < d_.size()) spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "D buffer too small");
+    if (bytes != d_.size())
+        spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "D buffer has " + std::to_string(bytes) + " bytes, D has " + std::to_string(d_.size()));
     std::memcpy(d, d_.data(), d_.size());
 }
 

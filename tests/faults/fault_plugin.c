@@ -3,6 +3,11 @@
  * CPU) that misbehaves in one way chosen at build time, for the fault-injection tests:
  *   FAULT_SEGV_RUN, FAULT_ABORT_CREATE, FAULT_EXIT0_RUN, FAULT_HANG_RUN, FAULT_WRONG_D,
  *   FAULT_NAN_D, FAULT_NULL_TABLE; PLUGIN_NAME sets its name (a duplicate of "cpu" is a fault too).
+ * Faults only the conformance suite (spmma check-plugin) sees:
+ *   FAULT_LEAK_DESTROY (destroy frees nothing), FAULT_SHARED_ERROR (one last_error for all threads),
+ *   FAULT_STRUCT_SIZE (writes whole out-structs whatever the host's struct_size),
+ *   FAULT_NULL_OPERANDS (upload reads operand pointers without checking them),
+ *   FAULT_ZERO_TIMES (run reports 0 ms).
  * Written from plugin.h alone, as a vendor would.
  */
 #include <spmma/plugin.h>
@@ -18,7 +23,11 @@
 #define PLUGIN_NAME "fault"
 #endif
 
+#ifdef FAULT_SHARED_ERROR
+static char g_error[256];
+#else
 static _Thread_local char g_error[256];
+#endif
 
 static spmma_status fail(spmma_status s, const char* msg) {
     snprintf(g_error, sizeof g_error, "%s", msg);
@@ -33,6 +42,9 @@ static size_t f_last_error(char* b, size_t n) {
 static void copy_out(void* dst, const void* src, size_t size) {
     uint32_t host;
     memcpy(&host, dst, sizeof host);
+#ifdef FAULT_STRUCT_SIZE
+    host = (uint32_t)size;
+#endif
     memcpy(dst, src, host < size ? host : size);
     memcpy(dst, &host, sizeof host);
 }
@@ -80,6 +92,7 @@ static spmma_status f_probe(int32_t device, spmma_device_info* out) {
     info.runnable = device == 0;
     snprintf(info.name, sizeof info.name, "host CPU");
     snprintf(info.arch, sizeof info.arch, "cpu");
+    if (device != 0) snprintf(info.reason, sizeof info.reason, "one device, 0");
     if (!out) return fail(SPMMA_INVALID_ARGUMENT, "null device info");
     copy_out(out, &info, sizeof info);
     return SPMMA_OK;
@@ -149,6 +162,9 @@ static spmma_status f_upload(spmma_handle* h, const spmma_operands* in) {
     const int64_t m = h->p.m, n = h->p.n, k = h->p.k;
     if (o.a_values_bytes != (size_t)(m * k) || o.a_indices_bytes != (size_t)(m * k / 4) || o.b_bytes != (size_t)(k * n * 2))
         return fail(SPMMA_INVALID_ARGUMENT, "operand sizes do not match the problem");
+#ifndef FAULT_NULL_OPERANDS
+    if (!o.a_values || !o.a_indices || !o.b) return fail(SPMMA_INVALID_ARGUMENT, "A or B is missing");
+#endif
     release(h);
     h->a = calloc((size_t)(m * k), sizeof(float));
     h->b = malloc((size_t)(k * n) * sizeof(float));
@@ -197,7 +213,11 @@ static spmma_status f_run(spmma_handle* h, const spmma_run_config* in) {
     for (int i = 0; i < c.warmup; ++i) compute(h);
     for (int i = 0; i < c.iterations; ++i) {
         compute(h);
+#ifdef FAULT_ZERO_TIMES
+        c.times_ms[i] = 0.0f;
+#else
         c.times_ms[i] = 0.01f;
+#endif
     }
     return SPMMA_OK;
 }
@@ -219,8 +239,10 @@ static spmma_status f_download(spmma_handle* h, void* d, size_t bytes) {
 
 static void f_destroy(spmma_handle* h) {
     if (!h) return;
+#ifndef FAULT_LEAK_DESTROY
     release(h);
     free(h);
+#endif
 }
 
 __attribute__((unused)) static const spmma_plugin_api k_api = {

@@ -5,11 +5,13 @@
 
 #include <spmma/core/wire.hpp>
 
+#include "conformance_checks.hpp"
+#include "resident_memory.hpp"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
 
-#include <fstream>
 #include <map>
 #include <optional>
 
@@ -39,13 +41,6 @@ private:
     std::map<std::string, std::pair<uint64_t, SharedMemory>> maps_;
 };
 
-size_t resident_bytes() {
-    std::ifstream in("/proc/self/statm");
-    size_t pages = 0, resident = 0;
-    in >> pages >> resident;
-    return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
-
 class Worker {
 public:
     explicit Worker(int fd) : fd_(fd) {}
@@ -72,7 +67,13 @@ private:
             plugin_ = Plugin::load(m.body.at("file").get<std::string>());
             return {{"identity", identity_to_json(*plugin_)}};
         }
-        if (op == "rss") return {{"rss_bytes", resident_bytes()}};
+        if (op == "rss") return {{"rss_bytes", detail::resident_bytes()}};
+        if (op == "check") {  // spmma check-plugin: one conformance check (the load check runs on a plugin that did not load too)
+            if (!plugin_) throw std::runtime_error("no plugin loaded");
+            const auto req = conformance::CheckRequest::from_json(m.body.at("request"));
+            const auto r = conformance::detail::run_check(*plugin_, req, [&](const std::string& stage) { wire::send(fd_, {{"stage", stage}}); });
+            return {{"check", r.to_json()}};
+        }
         if (!plugin_ || !plugin_->usable()) throw std::runtime_error("no plugin loaded");
         if (op == "device_count") return {{"count", plugin_->device_count()}};
         if (op == "probe") return {{"device", device_to_json(plugin_->probe(m.body.at("device")))}};
