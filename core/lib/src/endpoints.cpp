@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <future>
+
 namespace spmma {
 namespace {
 
@@ -19,17 +21,25 @@ public:
         return p_.unsupported_reason(device, p, kernel);
     }
     ExecResult execute(const ExecRequest& req, const Exchange& ex, double) override {
+        for (auto& p : pinning_) p.wait();
+        pinning_.clear();
         ex.operands->pin_for(req.device_uuid);  // see worker_main.cpp
         if (req.result.count == 0) ex.results->pin_for(req.device_uuid);
         return spmma::execute(p_, req, ex.layout.view(ex.operands->data()), ex.results->data());
     }
+    // Pins on threads of their own, beside the runner's generation (execute waits for them).
     void prepare(const std::vector<Arena*>& arenas, const std::string& device_uuid) override {
-        for (Arena* a : arenas) a->pin_for(device_uuid);
+        if (device_uuid.empty()) return;
+        for (Arena* a : arenas) pinning_.push_back(std::async(std::launch::async, [a, device_uuid] { a->pin_for(device_uuid); }));
+    }
+    ~InProcessEndpoint() override {
+        for (auto& p : pinning_) p.wait();
     }
     const char* isolation() const override { return "in-process"; }
 
 private:
     Plugin p_;
+    std::vector<std::future<void>> pinning_;
 };
 
 class WorkerEndpoint final : public PluginEndpoint {

@@ -12,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <future>
 #include <map>
 #include <optional>
 
@@ -21,24 +22,42 @@ namespace {
 // A region the parent sent, mapped here (by the arena's name; a new id replaces the mapping).
 class Mappings {
 public:
-    // The region of arena `role` (mapped once per id); pinned for the GPU `uuid` when `pin` is set.
+    // The region of arena `role` (mapped once per id). With `pin`, it is page-locked for the GPU
+    // `uuid` on a thread of its own (registering a large region takes a while, and the parent
+    // waits for nothing but its answer); ready() waits for that.
     uint8_t* get(const std::string& role, const nlohmann::json& ref, int fd, const std::string& uuid, bool pin) {
         const uint64_t id = ref.at("id");
         const size_t bytes = ref.at("bytes");
         auto it = maps_.find(role);
-        if (it != maps_.end() && it->second.first == id) {
+        if (it != maps_.end() && it->second.id == id) {
             close(fd);
         } else {
+            if (it != maps_.end() && it->second.pinning.valid()) it->second.pinning.wait();
             maps_.erase(role);
-            maps_[role] = {id, SharedMemory::map(fd, bytes)};
+            Slot& fresh = maps_[role];
+            fresh.id = id;
+            fresh.memory = SharedMemory::map(fd, bytes);
         }
-        SharedMemory& m = maps_[role].second;
-        if (pin) m.pin_for(uuid);
-        return m.data();
+        Slot& slot = maps_[role];
+        if (pin && !slot.pinning.valid() && !uuid.empty()) {
+            SharedMemory* m = &slot.memory;
+            slot.pinning = std::async(std::launch::async, [m, uuid] { m->pin_for(uuid); }).share();
+        }
+        return slot.memory.data();
+    }
+    // Waits until the region of `role` is pinned (when pinning was asked for).
+    void ready(const std::string& role) {
+        auto it = maps_.find(role);
+        if (it != maps_.end() && it->second.pinning.valid()) it->second.pinning.wait();
     }
 
 private:
-    std::map<std::string, std::pair<uint64_t, SharedMemory>> maps_;
+    struct Slot {
+        uint64_t id = 0;
+        SharedMemory memory;
+        std::shared_future<void> pinning;
+    };
+    std::map<std::string, Slot> maps_;
 };
 
 class Worker {
@@ -100,6 +119,8 @@ private:
             const auto& rs = m.body.at("results");
             uint8_t* ops = maps_.get(o.at("name"), o, m.fds[0], req.device_uuid, true);
             uint8_t* res = maps_.get(rs.at("name"), rs, m.fds[1], req.device_uuid, req.result.count == 0);
+            maps_.ready(o.at("name"));
+            maps_.ready(rs.at("name"));
             const OperandLayout layout = OperandLayout::from_json(m.body.at("operands").at("layout"));
             const ExecResult r = execute(*plugin_, req, layout.view(ops), res, [&](const std::string& stage) {
                 wire::send(fd_, {{"stage", stage}});
