@@ -27,8 +27,10 @@ std::unique_ptr<Command> make_run_command(CLI::App& app);       // run: a worklo
 std::unique_ptr<Command> make_gemm_command(CLI::App& app);      // gemm: problems on the command line
 std::unique_ptr<Command> make_plugins_command(CLI::App& app);   // plugins
 std::unique_ptr<Command> make_devices_command(CLI::App& app);   // devices
+std::unique_ptr<Command> make_check_plugin_command(CLI::App& app);  // check-plugin FILE.so: the conformance suite
 std::unique_ptr<Command> make_compare_command(CLI::App& app);   // compare OLD NEW
 std::unique_ptr<Command> make_report_command(CLI::App& app);    // report FILES... -o page.html
+std::unique_ptr<Command> make_merge_command(CLI::App& app);     // merge FILES... -o OUT: a sharded sweep joined
 std::unique_ptr<Command> make_worker_command(CLI::App& app);    // worker --fd N: hosts one plugin (started by spmma)
 
 }  // namespace spmma::app

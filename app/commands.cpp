@@ -8,8 +8,10 @@ std::vector<std::unique_ptr<Command>> make_commands(CLI::App& app) {
     c.push_back(make_gemm_command(app));
     c.push_back(make_plugins_command(app));
     c.push_back(make_devices_command(app));
+    c.push_back(make_check_plugin_command(app));
     c.push_back(make_compare_command(app));
     c.push_back(make_report_command(app));
+    c.push_back(make_merge_command(app));
     c.push_back(make_worker_command(app));
     return c;
 }

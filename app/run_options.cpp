@@ -2,7 +2,9 @@
 
 #include "command.hpp"
 
+#include <spmma/core/junit_sink.hpp>
 #include <spmma/core/report.hpp>
+#include <spmma/core/sweep.hpp>
 #include <spmma/core/runner.hpp>
 
 #include <fmt/format.h>
@@ -41,11 +43,16 @@ void RunOptions::add_to(CLI::App* cmd) {
     cmd->add_option("--warmup", warmup, "Untimed launches before timing (default 5 or the file's)");
     cmd->add_option("--iterations", iterations, "Timed launches (default 20 or the file's)");
     cmd->add_option("--verify", verify, "full, sampled, auto (full below a size) or none");
-    cmd->add_option("--samples", samples, "Sampled verification: random elements checked (plus 2 rows, 2 columns)")
+    cmd->add_option("--samples", samples, "Sampled verification: about this many elements, where random rows (the first and last among them) meet random columns")
         ->capture_default_str();
     cmd->add_option("--baseline", baseline, "Compare every record with this plugin's time (adds a speedup column)");
     cmd->add_option("--json", json, "Write records as JSON lines to this file ('-': standard output)");
     cmd->add_option("--csv", csv, "Write records as CSV to this file ('-': standard output)");
+    cmd->add_option("--junit", junit, "Write records as JUnit XML to this file (one test case per record)");
+    cmd->add_flag("--resume", resume,
+                  "With --json FILE: keep FILE's records and skip the runs they cover (same problem, plugin, kernel request, run options)");
+    cmd->add_option("--shard", shard,
+                    "Run shard I of N (I/N, 0-based: jobs I, I+N, ...); default from SLURM_ARRAY_TASK_ID/SLURM_ARRAY_TASK_COUNT when set");
     cmd->add_option("--save-operands", save_operands, "Write A, B, C, D and the reference D of every run as .npy here");
     cmd->add_option("--save-failures", save_failures, "Write the .npy files of failed verifications here");
     cmd->add_option("--min-time", min_time, "Time launches until at least this many seconds of timed work (more than --iterations when needed)");
@@ -59,8 +66,31 @@ void RunOptions::add_to(CLI::App* cmd) {
     cmd->add_flag("-q,--quiet", quiet, "No table (records still go to --json/--csv)");
 }
 
-int RunOptions::run(const std::vector<Job>& jobs) const {
+int RunOptions::run(const std::vector<Job>& all_jobs) const {
+    std::vector<Job> jobs;
+    try {
+        const std::optional<Shard> sh = shard.empty() ? shard_from_slurm() : std::optional<Shard>(parse_shard(shard));
+        jobs = number_and_shard(all_jobs, sh);
+    } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "spmma: --shard: {}\n", e.what());
+        return kExitUsage;
+    }
     RunnerOptions o;
+    if (resume) {
+        if (json.empty() || json == "-") {
+            fmt::print(stderr, "spmma: --resume needs --json FILE (the records to resume from)\n");
+            return kExitUsage;
+        }
+        try {
+            const ResumeScan scan = scan_for_resume(json);
+            if (!scan.note.empty()) fmt::print(stderr, "spmma: {}\n", scan.note);
+            if (scan.records) fmt::print(stderr, "spmma: --resume: {} records in {} are kept; their runs are skipped\n", scan.records, json);
+            o.done = scan.keys;
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "spmma: {}\n", e.what());
+            return kExitUsage;
+        }
+    }
     o.plugins = plugins;
     o.kernels = kernels;
     if (!emulate.empty()) {
@@ -111,7 +141,8 @@ int RunOptions::run(const std::vector<Job>& jobs) const {
     std::vector<std::unique_ptr<RecordSink>> owned;
     const bool stdout_taken = json == "-" || csv == "-";
     try {
-        if (!json.empty()) owned.push_back(std::make_unique<JsonLinesSink>(json));
+        if (!json.empty()) owned.push_back(std::make_unique<JsonLinesSink>(json, resume));
+        if (!junit.empty()) owned.push_back(std::make_unique<JunitSink>(junit));
         if (!csv.empty()) owned.push_back(std::make_unique<CsvSink>(csv));
     } catch (const std::exception& e) {
         fmt::print(stderr, "spmma: {}\n", e.what());

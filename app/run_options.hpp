@@ -26,7 +26,8 @@ struct RunOptions : PluginDirOptions {
     std::vector<std::string> plugins, kernels;
     std::string emulate;
     int warmup = -1, iterations = -1;
-    std::string verify, json, csv, baseline, save_operands, save_failures;
+    std::string verify, json, csv, junit, baseline, save_operands, save_failures, shard;
+    bool resume = false;
     long samples = 4096;
     bool no_progress = false, quiet = false;
     double min_time = 0, max_noise = 0, max_time = 10, timeout = 0;

@@ -2,9 +2,16 @@
 # embedded into the plugin (section .nv_fatbin, so cuobjdump finds it) and loaded with the
 # driver API. No CUDA runtime, no CMake CUDA language: nvcc is only a device compiler here.
 set(SPMMA_CUDA_MIN_VERSION 12.8)
-find_program(SPMMA_NVCC nvcc HINTS ENV CUDA_PATH ENV CUDA_HOME /usr/local/cuda PATH_SUFFIXES bin)
+option(SPMMA_WITH_CUDA "Build the GPU plugins when nvcc is found" ON)
 set(SPMMA_HAVE_CUDA OFF)
-if(SPMMA_NVCC)
+set(SPMMA_NO_CUDA_REASON "no CUDA toolkit found (nvcc 12.8 or newer)")
+if(SPMMA_WITH_CUDA)
+  find_program(SPMMA_NVCC nvcc HINTS ENV CUDA_PATH ENV CUDA_HOME /usr/local/cuda PATH_SUFFIXES bin)
+endif()
+if(NOT SPMMA_WITH_CUDA)
+  set(SPMMA_NO_CUDA_REASON "configured with SPMMA_WITH_CUDA=OFF")
+  message(STATUS "spmma: SPMMA_WITH_CUDA=OFF: GPU plugins skipped")
+elseif(SPMMA_NVCC)
   execute_process(COMMAND ${SPMMA_NVCC} --version OUTPUT_VARIABLE _nvcc_out ERROR_QUIET)
   string(REGEX MATCH "release ([0-9]+\\.[0-9]+)" _ "${_nvcc_out}")
   set(SPMMA_NVCC_VERSION ${CMAKE_MATCH_1})

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds spmma and runs the whole test suite. Fetches from PyPI what the tests need and the
-# toolkit lacks, into .tools/: cuobjdump + nvdisasm (the tests that disassemble the embedded
-# cubins), numpy (the .npy round trip), cuSPARSELt (the cusparselt baseline plugin). Installs the
-# Debian packages of the tools the tests drive: xmllint (libxml2-utils: the JUnit files against
-# tests/schemas/junit.xsd) and chromium (headless: the charts of spmma report).
+# Builds spmma (scripts/build.sh, which fetches cuSPARSELt for the cusparselt baseline plugin) and
+# runs the whole test suite. Fetches from PyPI what the tests need and the toolkit lacks, into
+# .tools/: cuobjdump + nvdisasm (the tests that disassemble the embedded cubins), numpy (the .npy
+# round trip). Installs the Debian packages of the tools the tests drive: xmllint
+# (libxml2-utils: the JUnit files against tests/schemas/junit.xsd) and chromium (headless: the
+# charts of spmma report).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,10 +19,6 @@ if [ ! -x .tools/nvidia/cu13/bin/cuobjdump ] || [ ! -x .tools/nvidia/cu13/bin/nv
 fi
 if ! python3 -c "import numpy" 2>/dev/null && [ ! -d .tools/python/numpy ]; then
   python3 -m pip install --quiet --disable-pip-version-check --target .tools/python numpy
-fi
-# The cuSPARSELt header and library for the cusparselt baseline plugin (built and load-checked here).
-if [ ! -f .tools/python/nvidia/cu13/include/cusparseLt.h ] && [ ! -f .tools/python/nvidia/cusparselt/include/cusparseLt.h ]; then
-  python3 -m pip install --quiet --disable-pip-version-check --target .tools/python nvidia-cusparselt-cu13
 fi
 export PYTHONPATH="$PWD/.tools/python${PYTHONPATH:+:$PYTHONPATH}"
 

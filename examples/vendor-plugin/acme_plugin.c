@@ -181,6 +181,7 @@ static spmma_status acme_upload(spmma_handle* h, const spmma_operands* in) {
     if (o.a_values_bytes != (size_t)(m * k / 2) * esize || o.a_indices_bytes != (size_t)(m * k / 4) ||
         o.b_bytes != (size_t)(k * n) * esize)
         return fail(SPMMA_INVALID_ARGUMENT, "operand sizes do not match the problem");
+    if (!o.a_values || !o.a_indices || !o.b) return fail(SPMMA_INVALID_ARGUMENT, "A or B is missing");
     if (p->beta != 0.0 && !o.c) return fail(SPMMA_INVALID_ARGUMENT, "beta is not 0 but C is missing");
     release(h);
     h->a = calloc((size_t)(m * k), sizeof(float));

@@ -26,22 +26,46 @@ uint64_t splitmix(uint64_t& state) {
 
 }  // namespace
 
-std::vector<int64_t> sample_indices(int64_t m, int64_t n, const VerifyOptions& o) {
+namespace {
+
+// `count` distinct values of [0, bound) including 0 and bound - 1, increasing.
+std::vector<int64_t> pick_lines(int64_t bound, int64_t count, uint64_t& state) {
+    std::vector<int64_t> out;
+    if (count >= bound) {
+        for (int64_t i = 0; i < bound; ++i) out.push_back(i);
+        return out;
+    }
+    std::vector<int64_t> chosen = {0};
+    if (bound > 1 && count > 1) chosen.push_back(bound - 1);
+    std::sort(chosen.begin(), chosen.end());
+    while (static_cast<int64_t>(chosen.size()) < count) {
+        const auto x = static_cast<int64_t>(splitmix(state) % static_cast<uint64_t>(bound));
+        const auto at = std::lower_bound(chosen.begin(), chosen.end(), x);
+        if (at == chosen.end() || *at != x) chosen.insert(at, x);
+    }
+    return chosen;
+}
+
+}  // namespace
+
+SampleGrid sample_grid(int64_t m, int64_t n, const VerifyOptions& o) {
     uint64_t state = o.seed ^ 0x5eed5eed5eed5eedull;
-    const auto below = [&](int64_t bound) { return static_cast<int64_t>(splitmix(state) % static_cast<uint64_t>(bound)); };
+    const int64_t want = std::max<int64_t>(1, o.samples);
+    int64_t rows = std::min<int64_t>(m, static_cast<int64_t>(std::ceil(std::sqrt(static_cast<double>(want)))));
+    const int64_t cols = std::min<int64_t>(n, (want + rows - 1) / rows);
+    rows = std::min<int64_t>(m, (want + cols - 1) / cols);  // a narrow D gets more rows
+    SampleGrid g;
+    g.rows = pick_lines(m, rows, state);
+    g.cols = pick_lines(n, cols, state);
+    return g;
+}
+
+std::vector<int64_t> sample_indices(int64_t m, int64_t n, const VerifyOptions& o) {
+    const SampleGrid g = sample_grid(m, n, o);
     std::vector<int64_t> idx;
-    idx.reserve(static_cast<size_t>(std::max<int64_t>(0, o.samples) + o.sample_rows * n + o.sample_cols * m));
-    for (int64_t s = 0; s < o.samples; ++s) idx.push_back(below(m * n));
-    for (int64_t r = 0; r < std::min(o.sample_rows, m); ++r) {
-        const int64_t i = below(m);
-        for (int64_t j = 0; j < n; ++j) idx.push_back(i * n + j);
-    }
-    for (int64_t c = 0; c < std::min(o.sample_cols, n); ++c) {
-        const int64_t j = below(n);
-        for (int64_t i = 0; i < m; ++i) idx.push_back(i * n + j);
-    }
-    std::sort(idx.begin(), idx.end());
-    idx.erase(std::unique(idx.begin(), idx.end()), idx.end());
+    idx.reserve(g.rows.size() * g.cols.size());
+    for (const int64_t i : g.rows)
+        for (const int64_t j : g.cols) idx.push_back(i * n + j);
     return idx;
 }
 

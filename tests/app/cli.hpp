@@ -14,8 +14,9 @@ struct CliResult {
     std::string out;  // stdout and stderr together
 };
 
-inline CliResult spmma_cli(const std::string& args) {
-    const std::string cmd = std::string(SPMMA_EXE) + " " + args + " 2>&1";
+// Runs spmma with environment variables set for this one command ("A=1 B=2", or "").
+inline CliResult spmma_cli_env(const std::string& env, const std::string& args) {
+    const std::string cmd = "env " + env + " " + std::string(SPMMA_EXE) + " " + args + " 2>&1";
     CliResult r;
     FILE* p = popen(cmd.c_str(), "r");
     if (!p) return r;
@@ -26,6 +27,8 @@ inline CliResult spmma_cli(const std::string& args) {
     r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
     return r;
 }
+
+inline CliResult spmma_cli(const std::string& args) { return spmma_cli_env("", args); }
 
 inline std::string temp_path(const std::string& name) {
     const auto dir = std::filesystem::temp_directory_path() / ("spmma-test-" + std::to_string(::getpid()));

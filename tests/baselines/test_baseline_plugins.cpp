@@ -8,6 +8,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -191,7 +192,6 @@ TEST_CASE("cusparselt accepts the types cuSPARSELt has and refuses the others wi
     check_types_accepted(*pl, problem(SPMMA_F16, SPMMA_F16, SPMMA_F32, SPMMA_F16));
     check_types_accepted(*pl, problem(SPMMA_F16, SPMMA_F16, SPMMA_F16, SPMMA_F16));
     check_types_accepted(*pl, problem(SPMMA_BF16, SPMMA_BF16, SPMMA_F32, SPMMA_BF16));
-    check_types_accepted(*pl, problem(SPMMA_TF32, SPMMA_TF32, SPMMA_F32, SPMMA_F32, SPMMA_PATTERN_1_2));
     check_types_accepted(*pl, problem(SPMMA_E4M3, SPMMA_E4M3, SPMMA_F32, SPMMA_BF16));
     check_types_accepted(*pl, problem(SPMMA_S8, SPMMA_S8, SPMMA_S32, SPMMA_S32));
 
@@ -213,6 +213,23 @@ TEST_CASE("cusparselt accepts the types cuSPARSELt has and refuses the others wi
     spmma_problem big_beta = problem(SPMMA_S8, SPMMA_S8, SPMMA_S32, SPMMA_S32);
     big_beta.beta = 33554432.0;  // 2^25
     CHECK_THAT(reason(*pl, big_beta), Catch::StartsWith("unsupported: alpha and beta must be integers of magnitude at most 2^24"));
+}
+
+TEST_CASE("cusparselt refuses tf32 with the measured reason unless SPMMA_CUSPARSELT_TF32=on", "[baselines]") {
+    const Plugin* pl = find_plugin(plugins(), "cusparselt");
+    REQUIRE(pl);
+    const spmma_problem tf32 = problem(SPMMA_TF32, SPMMA_TF32, SPMMA_F32, SPMMA_F32, SPMMA_PATTERN_1_2);
+    ::unsetenv("SPMMA_CUSPARSELT_TF32");
+    CHECK(reason(*pl, tf32) ==
+          "unsupported: cuSPARSELt 0.8's tf32 GEMM measured 28x outside tf32 tolerance on an H200 (2026-11-22); "
+          "SPMMA_CUSPARSELT_TF32=on runs it anyway");
+    ::setenv("SPMMA_CUSPARSELT_TF32", "1", 1);  // only "on" opts in
+    CHECK_THAT(reason(*pl, tf32), Catch::StartsWith("unsupported: cuSPARSELt 0.8's tf32 GEMM measured 28x"));
+    ::setenv("SPMMA_CUSPARSELT_TF32", "on", 1);
+    check_types_accepted(*pl, tf32);
+    CHECK(reason(*pl, problem(SPMMA_TF32, SPMMA_TF32, SPMMA_F32, SPMMA_BF16, SPMMA_PATTERN_1_2)) ==
+          "unsupported: cuSPARSELt's tf32 GEMM accumulates and writes f32 (acc f32, out bf16)");
+    ::unsetenv("SPMMA_CUSPARSELT_TF32");
 }
 
 TEST_CASE("cusparselt names the kernel that runs a problem when another is asked for", "[baselines]") {

@@ -24,8 +24,6 @@ reference::VerifyOptions options(reference::VerifyMode mode, int64_t samples = 5
     reference::VerifyOptions o;
     o.mode = mode;
     o.samples = samples;
-    o.sample_rows = 2;
-    o.sample_cols = 2;
     o.seed = 5;
     return o;
 }
@@ -74,7 +72,7 @@ TEST_CASE("a correct D (the reference rounded to d_type) passes full and sampled
         }
 }
 
-TEST_CASE("full and sampled expected values equal the naive loop, and sampled holds whole rows and columns plus random elements") {
+TEST_CASE("full and sampled expected values equal the naive loop, and sampled is a grid of rows and columns with the edges in it") {
     ProblemSpec s;
     s.m = 41;
     s.n = 33;
@@ -93,19 +91,33 @@ TEST_CASE("full and sampled expected values equal the naive loop, and sampled ho
         REQUIRE(sampled.value[x] == full.value[static_cast<size_t>(sampled.index[x])]);
         REQUIRE(sampled.tolerance[x] == Approx(full.tolerance[static_cast<size_t>(sampled.index[x])]).epsilon(1e-12));
     }
-    std::map<int64_t, int> per_row, per_col;
+    // Every sampled row meets every sampled column: R x C elements, 10 x 10 for 100 samples, the
+    // first and last row and column among them.
+    std::set<int64_t> rows, cols;
     for (auto f : sampled.index) {
-        ++per_row[f / s.n];
-        ++per_col[f % s.n];
+        rows.insert(f / s.n);
+        cols.insert(f % s.n);
     }
-    int full_rows = 0, full_cols = 0;
-    for (auto& [r, c] : per_row) full_rows += c == s.n;
-    for (auto& [r, c] : per_col) full_cols += c == s.m;
-    REQUIRE(full_rows >= 2);
-    REQUIRE(full_cols >= 2);
-    // Cost is O(elements * k): at most samples + rows*n + cols*m elements.
-    REQUIRE(static_cast<int64_t>(sampled.index.size()) <= 100 + 2 * s.n + 2 * s.m);
-    REQUIRE(static_cast<int64_t>(sampled.index.size()) > 2 * s.n + 2 * s.m);
+    REQUIRE(rows.size() == 10);
+    REQUIRE(cols.size() == 10);
+    REQUIRE(sampled.index.size() == rows.size() * cols.size());
+    REQUIRE(rows.count(0));
+    REQUIRE(rows.count(s.m - 1));
+    REQUIRE(cols.count(0));
+    REQUIRE(cols.count(s.n - 1));
+}
+
+TEST_CASE("the sample grid takes every row or column a narrow D has, and more of the other, for about the samples asked") {
+    reference::VerifyOptions o = options(reference::VerifyMode::Sampled, 4096);
+    const auto tall = reference::sample_grid(5000, 3, o);
+    CHECK(tall.cols == std::vector<int64_t>{0, 1, 2});
+    CHECK(tall.rows.size() == 1366);
+    const auto square = reference::sample_grid(16384, 16384, o);
+    CHECK(square.rows.size() == 64);
+    CHECK(square.cols.size() == 64);
+    CHECK(reference::sample_grid(16384, 16384, o).rows == square.rows);  // a function of the seed
+    o.seed = 6;
+    CHECK(reference::sample_grid(16384, 16384, o).rows != square.rows);
 }
 
 TEST_CASE("full verification catches a single planted wrong element and reports its coordinates") {
@@ -162,8 +174,7 @@ TEST_CASE("NaN in D where the reference has none always fails, counted apart") {
         store_code(d, out.data(), 5, encode(d, NAN));
         store_code(d, out.data(), 6 * s.n + 1, encode(d, NAN));
         for (auto mode : {reference::VerifyMode::Full, reference::VerifyMode::Sampled}) {
-            auto o = options(mode, 10);
-            o.sample_rows = s.m;  // every element sampled
+            auto o = options(mode, s.m * s.n);  // every element sampled
             const auto v = reference::check(t.input(), reference::compute_expected(t.input(), o), out.data());
             REQUIRE_FALSE(v.passed);
             REQUIRE(v.nan_count == 2);

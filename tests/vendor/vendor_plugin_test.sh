@@ -28,8 +28,17 @@ env -u SPMMA_PLUGIN_PATH "$prefix/bin/spmma" gemm --m 61 --n 37 --k 96 --dtype f
 test "$(grep -c '"status":"verified"' "$work/acme.jsonl")" -eq 2
 grep -q '"vendor":"ACME Sparse Corp."' "$work/acme.jsonl"
 
+echo "== the conformance suite passes it (spmma check-plugin, exit 0)"
+env -u SPMMA_PLUGIN_PATH "$prefix/bin/spmma" check-plugin "$work/dropin/spmma-acme.so" --json "$work/check.json" | tee "$work/check.txt"
+grep -q "11 passed, 0 failed, 0 skipped" "$work/check.txt"
+grep -q '"passed": true' "$work/check.json"
+
 echo "== cmake --install puts it into the installed spmma's plugin folder"
 cmake --install "$work/example" > /dev/null
 test -f "$prefix/lib/spmma/plugins/spmma-acme.so"
 env -u SPMMA_PLUGIN_PATH "$prefix/bin/spmma" plugins | grep -q "^acme "
+
+echo "== installed, it still passes (its name is compared with the other installed plugins, not itself)"
+env -u SPMMA_PLUGIN_PATH "$prefix/bin/spmma" check-plugin "$prefix/lib/spmma/plugins/spmma-acme.so" > "$work/check-installed.txt"
+grep -q "11 passed, 0 failed, 0 skipped" "$work/check-installed.txt"
 echo "vendor plugin: OK"

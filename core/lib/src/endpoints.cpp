@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <future>
+
 namespace spmma {
 namespace {
 
@@ -19,12 +21,25 @@ public:
         return p_.unsupported_reason(device, p, kernel);
     }
     ExecResult execute(const ExecRequest& req, const Exchange& ex, double) override {
+        for (auto& p : pinning_) p.wait();
+        pinning_.clear();
+        ex.operands->pin_for(req.device_uuid);  // see worker_main.cpp
+        if (req.result.count == 0) ex.results->pin_for(req.device_uuid);
         return spmma::execute(p_, req, ex.layout.view(ex.operands->data()), ex.results->data());
+    }
+    // Pins on threads of their own, beside the runner's generation (execute waits for them).
+    void prepare(const std::vector<Arena*>& arenas, const std::string& device_uuid) override {
+        if (device_uuid.empty()) return;
+        for (Arena* a : arenas) pinning_.push_back(std::async(std::launch::async, [a, device_uuid] { a->pin_for(device_uuid); }));
+    }
+    ~InProcessEndpoint() override {
+        for (auto& p : pinning_) p.wait();
     }
     const char* isolation() const override { return "in-process"; }
 
 private:
     Plugin p_;
+    std::vector<std::future<void>> pinning_;
 };
 
 class WorkerEndpoint final : public PluginEndpoint {
@@ -72,9 +87,10 @@ public:
         const nlohmann::json body = {
             {"op", "execute"},
             {"request", req.to_json()},
-            {"operands", {{"id", ex.operands->id()}, {"bytes", ex.operands->size()}, {"layout", ex.layout.to_json()}}},
-            {"results", {{"id", ex.results->id()}, {"bytes", ex.results->size()}}}};
+            {"operands", {{"name", ex.operands->name()}, {"id", ex.operands->id()}, {"bytes", ex.operands->size()}, {"layout", ex.layout.to_json()}}},
+            {"results", {{"name", ex.results->name()}, {"id", ex.results->id()}, {"bytes", ex.results->size()}}}};
         try {
+            settle();
             ensure_worker();
             process_->send(body, {ex.operands->fd(), ex.results->fd()}, "create");
             const auto reply = process_->await(timeout_s);
@@ -91,8 +107,27 @@ public:
         }
     }
 
+    void prepare(const std::vector<Arena*>& arenas, const std::string& device_uuid) override {
+        nlohmann::json regions = nlohmann::json::array();
+        std::vector<int> fds;
+        for (const Arena* a : arenas) {
+            regions.push_back({{"name", a->name()}, {"id", a->id()}, {"bytes", a->size()}});
+            fds.push_back(a->fd());
+        }
+        try {
+            settle();
+            ensure_worker();
+            process_->send({{"op", "prepare"}, {"regions", regions}, {"device_uuid", device_uuid}}, fds, "prepare");
+            pending_ = true;
+        } catch (const WorkerLost&) {
+            process_.reset();
+        }
+    }
     const char* isolation() const override { return "worker"; }
-    void restart() override { process_.reset(); }
+    void restart() override {
+        process_.reset();
+        pending_ = false;
+    }
 
 private:
     void fail_load(const std::string& why) {
@@ -112,8 +147,20 @@ private:
             throw WorkerLost(fmt::format("{} changed or stopped loading in a restarted worker: {}", id_.file.string(), again.error));
     }
 
+    // Takes the answer of an earlier prepare (a failure there costs nothing but its speed-up).
+    void settle() {
+        if (!pending_) return;
+        pending_ = false;
+        try {
+            process_->await(timeout_s_);
+        } catch (const WorkerLost&) {
+            process_.reset();
+        }
+    }
+
     nlohmann::json call(const nlohmann::json& body, const std::string& stage) {
         try {
+            settle();
             ensure_worker();
             auto reply = process_->call(body, stage, timeout_s_);
             if (reply.contains("error")) throw std::runtime_error("worker: " + reply["error"].get<std::string>());
@@ -128,6 +175,7 @@ private:
     double timeout_s_;
     PluginIdentity id_;
     std::unique_ptr<detail::WorkerProcess> process_;
+    bool pending_ = false;  // a prepare's answer is still to be read
 };
 
 }  // namespace

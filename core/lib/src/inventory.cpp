@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <fstream>
 #include <map>
+#include <set>
 
 namespace spmma {
 
@@ -28,6 +30,56 @@ int safe_device_count(PluginEndpoint& e) {
     }
 }
 
+// A plugin the build skipped, as the build listed it in a plugin folder's not-built.json:
+// {"version": 1, "not_built": [{"name": ..., "reason": ..., "how": ...}]} (plugins/CMakeLists.txt).
+struct NotBuilt {
+    std::string name, reason, how;
+    std::filesystem::path file;
+    std::string status() const { return fmt::format("not built: {} ({})", reason, how); }
+};
+
+struct NotBuiltList {
+    std::vector<NotBuilt> plugins;
+    std::vector<std::string> problems;  // files that could not be read, said rather than dropped
+};
+
+// The skipped plugins of every folder, first folder first, each name once; names a loaded plugin
+// has are left out (a plugin folder may hold a stale list, or another folder the plugin).
+NotBuiltList not_built(const std::vector<std::filesystem::path>& dirs, const Endpoints& plugins) {
+    NotBuiltList out;
+    std::set<std::string> taken;
+    for (const auto& e : plugins)
+        if (e->identity().usable()) taken.insert(e->identity().name);
+    for (const auto& dir : dirs) {
+        const std::filesystem::path file = dir / "not-built.json";
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(file, ec)) continue;
+        nlohmann::json j;
+        try {
+            std::ifstream in(file);
+            j = nlohmann::json::parse(in);
+        } catch (const nlohmann::json::exception& x) {
+            out.problems.push_back(fmt::format("{}: not valid JSON ({}): ignored", file.string(), x.what()));
+            continue;
+        }
+        if (!j.is_object() || !j.contains("not_built") || !j["not_built"].is_array()) {
+            out.problems.push_back(fmt::format("{}: no \"not_built\" list: ignored", file.string()));
+            continue;
+        }
+        for (const auto& x : j["not_built"]) {
+            const auto text = [&](const char* key) { return x.is_object() && x.contains(key) && x[key].is_string() ? x[key].get<std::string>() : ""; };
+            NotBuilt nb{text("name"), text("reason"), text("how"), file};
+            if (nb.name.empty()) {
+                out.problems.push_back(fmt::format("{}: an entry without a \"name\": {}", file.string(), x.dump()));
+                continue;
+            }
+            if (!taken.insert(nb.name).second) continue;
+            out.plugins.push_back(std::move(nb));
+        }
+    }
+    return out;
+}
+
 std::string status_line(const PluginIdentity& p, const DeviceInfo& d) {
     if (!p.usable()) return fmt::format("{}: {}", to_string(p.state), p.error);
     if (d.runnable) return fmt::format("ready on {} ({})", d.name, d.arch);
@@ -39,10 +91,16 @@ std::string status_line(const PluginIdentity& p, const DeviceInfo& d) {
 
 std::string describe_plugins(const Endpoints& plugins, const std::vector<std::filesystem::path>& dirs, int device, bool verbose) {
     std::string out;
+    const NotBuiltList skipped = not_built(dirs, plugins);
+    std::string skipped_text;
+    for (const auto& nb : skipped.plugins)
+        skipped_text += verbose ? fmt::format("{}\n  status:      {}\n  listed in:   {}\n\n", nb.name, nb.status(), nb.file.string())
+                                : fmt::format("{:<12} {:<8} {:<9} {:<7} {}\n", nb.name, "-", "-", "-", nb.status());
+    for (const auto& p : skipped.problems) skipped_text += "note: " + p + "\n";
     if (plugins.empty()) {
         out += "no plugins found in:\n";
         for (const auto& d : dirs) out += "  " + d.string() + "\n";
-        return out;
+        return out + skipped_text;
     }
     if (!verbose) out += fmt::format("{:<12} {:<8} {:<9} {:<7} {}\n", "plugin", "target", "version", "kernels", "status");
     for (const auto& e : plugins) {
@@ -73,6 +131,7 @@ std::string describe_plugins(const Endpoints& plugins, const std::vector<std::fi
         for (const auto& k : p.kernels) out += fmt::format("    {:<44} {}\n", k.name, k.description);
         out += "\n";
     }
+    out += skipped_text;
     out += "searched: ";
     for (size_t i = 0; i < dirs.size(); ++i) out += (i ? ", " : "") + dirs[i].string();
     return out + "\n";
@@ -103,7 +162,13 @@ nlohmann::json plugins_json(const Endpoints& plugins, const std::vector<std::fil
     }
     nlohmann::json searched = nlohmann::json::array();
     for (const auto& d : dirs) searched.push_back(d.string());
-    return {{"plugins", arr}, {"searched", searched}};
+    nlohmann::json o = {{"plugins", arr}, {"searched", searched}};
+    const NotBuiltList skipped = not_built(dirs, plugins);
+    nlohmann::json nb = nlohmann::json::array();
+    for (const auto& x : skipped.plugins) nb.push_back({{"name", x.name}, {"reason", x.reason}, {"how", x.how}, {"file", x.file.string()}});
+    o["not_built"] = nb;
+    if (!skipped.problems.empty()) o["not_built_problems"] = skipped.problems;
+    return o;
 }
 
 std::string describe_devices(const Endpoints& plugins) {

@@ -70,47 +70,70 @@ using DistC = std::integral_constant<Distribution, D>;
 template <EncodeKind K>
 using KindC = std::integral_constant<EncodeKind, K>;
 
-// Calls body(DistC<d>, KindC<k>, BitsC<bits>) with the three as compile-time constants, so each
-// generation loop is compiled for one distribution, one encoding and one element width (only
-// the widths each encoding has: minifloats 4, 8, 16; integers 4, 8, 32; f32 and tf32 32).
+// An encoding fixed at compile time: a kind (KindC) or a minifloat format (MiniC; Tf32 spreads
+// the code into f32 bits).
+template <class Format, bool Tf32>
+struct MiniC {};
+
+template <EncodeKind K>
+[[gnu::always_inline]] inline uint32_t encode_with(const FastEncoder& e, KindC<K>, double v) {
+    return e.encode_as<K>(v);
+}
+template <class Format, bool Tf32>
+[[gnu::always_inline]] inline uint32_t encode_with(const FastEncoder& e, MiniC<Format, Tf32>, double v) {
+    return e.encode_mini<Format, Tf32>(v);
+}
+
+// Calls body(DistC<d>, encoding, BitsC<bits>) with all three as compile-time constants, so each
+// generation loop is compiled for one distribution, one encoding (the minifloat formats each
+// with their own constants) and one element width.
 template <class Body>
-void dispatch(Distribution d, EncodeKind k, int bits, Body&& body) {
-    auto with_kind = [&](auto dc) {
-        using B4 = std::integral_constant<int, 4>;
-        using B8 = std::integral_constant<int, 8>;
-        using B16 = std::integral_constant<int, 16>;
-        using B32 = std::integral_constant<int, 32>;
-        switch (k) {
-            case EncodeKind::Mini:
+void dispatch(Distribution d, const FastEncoder& enc, int bits, Body&& body) {
+    using B4 = std::integral_constant<int, 4>;
+    using B8 = std::integral_constant<int, 8>;
+    using B16 = std::integral_constant<int, 16>;
+    using B32 = std::integral_constant<int, 32>;
+    auto with_encoding = [&](auto dc) {
+        switch (enc.kind()) {
+            case EncodeKind::Mini: {
+                const int m = enc.man_bits(), e = enc.emin();
+                if (m == 10 && e == -14 && bits == 16) return body(dc, MiniC<MiniFormat<10, -14>, false>{}, B16{});  // f16
+                if (m == 7 && e == -126 && bits == 16) return body(dc, MiniC<MiniFormat<7, -126>, false>{}, B16{});  // bf16
+                if (m == 3 && e == -6 && bits == 8) return body(dc, MiniC<MiniFormat<3, -6>, false>{}, B8{});       // e4m3, ue4m3
+                if (m == 2 && e == -14 && bits == 8) return body(dc, MiniC<MiniFormat<2, -14>, false>{}, B8{});     // e5m2
+                if (m == 2 && e == -2 && bits == 8) return body(dc, MiniC<MiniFormat<2, -2>, false>{}, B8{});       // e3m2
+                if (m == 3 && e == 0 && bits == 8) return body(dc, MiniC<MiniFormat<3, 0>, false>{}, B8{});         // e2m3
+                if (m == 1 && e == 0 && bits == 4) return body(dc, MiniC<MiniFormat<1, 0>, false>{}, B4{});         // e2m1
                 if (bits == 4) return body(dc, KindC<EncodeKind::Mini>{}, B4{});
                 if (bits == 8) return body(dc, KindC<EncodeKind::Mini>{}, B8{});
                 return body(dc, KindC<EncodeKind::Mini>{}, B16{});
+            }
             case EncodeKind::Int:
                 if (bits == 4) return body(dc, KindC<EncodeKind::Int>{}, B4{});
                 if (bits == 8) return body(dc, KindC<EncodeKind::Int>{}, B8{});
                 return body(dc, KindC<EncodeKind::Int>{}, B32{});
             case EncodeKind::F32: return body(dc, KindC<EncodeKind::F32>{}, B32{});
-            case EncodeKind::Tf32: return body(dc, KindC<EncodeKind::Tf32>{}, B32{});
+            case EncodeKind::Tf32: return body(dc, MiniC<MiniFormat<10, -126>, true>{}, B32{});
             case EncodeKind::Other: return body(dc, KindC<EncodeKind::Other>{}, B8{});
         }
     };
     switch (d) {
-        case Distribution::Uniform: return with_kind(DistC<Distribution::Uniform>{});
-        case Distribution::Int: return with_kind(DistC<Distribution::Int>{});
-        case Distribution::Normal: return with_kind(DistC<Distribution::Normal>{});
+        case Distribution::Uniform: return with_encoding(DistC<Distribution::Uniform>{});
+        case Distribution::Int: return with_encoding(DistC<Distribution::Int>{});
+        case Distribution::Normal: return with_encoding(DistC<Distribution::Normal>{});
     }
 }
 
 // NOTES: the generator and encoder are copied into each thread's frame so the loop keeps their
 // fields in registers (reached through the shared pointers OpenMP passes, every store to buf
 // would make the compiler load them again).
-template <Distribution D, EncodeKind K, int Bits>
+template <Distribution D, class Enc, int Bits>
 void fill_elements(const Drawer& draw, const FastEncoder& enc, uint8_t* buf, int64_t count) {
 #pragma omp parallel
     {
         const Drawer d = draw;
         const FastEncoder e = enc;
-        auto code = [&](int64_t i) { return e.encode_as<K>(d.value<D>(static_cast<uint64_t>(i))); };
+        auto code = [&](int64_t i) { return encode_with(e, Enc{}, d.value<D>(static_cast<uint64_t>(i))); };
         if constexpr (Bits == 4) {
             // NOTES: 4-bit elements share bytes; each thread writes whole bytes (element pairs).
             const int64_t bytes = (count + 1) / 2;
@@ -131,8 +154,8 @@ void fill_elements(const Drawer& draw, const FastEncoder& enc, uint8_t* buf, int
 void fill(Distribution dist, DType t, uint64_t seed, uint64_t stream, uint8_t* buf, int64_t count) {
     const Drawer draw(dist, t, seed, stream);
     const FastEncoder enc(t);
-    dispatch(dist, enc.kind(), info(t).storage_bits,
-             [&](auto d, auto k, auto bits) { fill_elements<d.value, k.value, bits.value>(draw, enc, buf, count); });
+    dispatch(dist, enc, info(t).storage_bits,
+             [&](auto d, auto k, auto bits) { fill_elements<d.value, decltype(k), bits.value>(draw, enc, buf, count); });
 }
 
 void fill(Distribution d, DType t, uint64_t seed, uint64_t stream, std::vector<uint8_t>& buf, int64_t count) {
@@ -179,7 +202,7 @@ private:
 // Compressed A straight from the generator: each group is drawn, pruned by magnitude and
 // compressed in registers, with the same outcome as fill + prune_by_magnitude + compress
 // (sparsity.hpp) on the dense matrix, which tests/core checks.
-template <Distribution D, EncodeKind K, int Bits, const GroupShape& s>
+template <Distribution D, class Enc, int Bits, const GroupShape& s>
 void generate_a_rows(const Problem& p, const Drawer& draw_in, const FastEncoder& enc_in, uint8_t* values, uint8_t* indices) {
     const DType t = p.a;
     const int64_t groups = p.k / s.group, kept_per_row = p.k / 2;
@@ -202,7 +225,7 @@ void generate_a_rows(const Problem& p, const Drawer& draw_in, const FastEncoder&
             for (int64_t g = 0; g < groups; ++g) {
                 const int64_t base = i * p.k + g * s.group;
                 uint32_t code[8];
-                for (int e = 0; e < s.group; ++e) code[e] = enc.encode_as<K>(draw.value<D>(static_cast<uint64_t>(base + e)));
+                for (int e = 0; e < s.group; ++e) code[e] = encode_with(enc, Enc{}, draw.value<D>(static_cast<uint64_t>(base + e)));
                 // Prune: keep the `keep` units of largest magnitude (NaN counts as infinite), ties
                 // to the lower column: unit u stays when fewer than `keep` units rank before it.
                 double mag[4];
@@ -248,11 +271,12 @@ void generate_a_rows(const Problem& p, const Drawer& draw_in, const FastEncoder&
 void generate_a(const Problem& p, uint8_t* values, uint8_t* indices) {
     const Drawer draw(p.dist, p.a, p.seed, kStreamA);
     const FastEncoder enc(p.a);
-    dispatch(p.dist, enc.kind(), info(p.a).storage_bits, [&](auto d, auto k, auto bits) {
+    dispatch(p.dist, enc, info(p.a).storage_bits, [&](auto d, auto k, auto bits) {
+        using K = decltype(k);
         switch (p.pattern) {
-            case Pattern::P2_4: return generate_a_rows<d.value, k.value, bits.value, kShape24>(p, draw, enc, values, indices);
-            case Pattern::P1_2: return generate_a_rows<d.value, k.value, bits.value, kShape12>(p, draw, enc, values, indices);
-            case Pattern::P4_8: return generate_a_rows<d.value, k.value, bits.value, kShape48>(p, draw, enc, values, indices);
+            case Pattern::P2_4: return generate_a_rows<d.value, K, bits.value, kShape24>(p, draw, enc, values, indices);
+            case Pattern::P1_2: return generate_a_rows<d.value, K, bits.value, kShape12>(p, draw, enc, values, indices);
+            case Pattern::P4_8: return generate_a_rows<d.value, K, bits.value, kShape48>(p, draw, enc, values, indices);
             default: throw std::invalid_argument("no sparsity pattern");
         }
     });

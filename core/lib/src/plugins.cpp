@@ -43,9 +43,6 @@ namespace {
 
 std::string str(const char* s) { return s ? s : ""; }
 
-// The v1.0 table ends with last_error; a plugin's table must reach at least that far.
-constexpr size_t kTableV10Size = offsetof(spmma_plugin_api, last_error) + sizeof(void*);
-
 }  // namespace
 
 Plugin Plugin::load(const fs::path& file) {
@@ -84,9 +81,9 @@ Plugin Plugin::load(const fs::path& file) {
         p.error = fmt::format("speaks ABI {}.{}, this spmma speaks {}.{}", api->abi_major, api->abi_minor, SPMMA_ABI_MAJOR, SPMMA_ABI_MINOR);
         return p;
     }
-    if (api->struct_size < kTableV10Size) {
+    if (api->struct_size < kApiV10Size) {
         p.state = PluginState::BadTable;
-        p.error = fmt::format("function table of {} bytes, ABI {}.0 needs {}", api->struct_size, SPMMA_ABI_MAJOR, kTableV10Size);
+        p.error = fmt::format("function table of {} bytes, ABI {}.0 needs {}", api->struct_size, SPMMA_ABI_MAJOR, kApiV10Size);
         return p;
     }
     if (!api->get_info || !api->device_count || !api->probe || !api->kernel_count || !api->get_kernel || !api->supports ||

@@ -57,8 +57,6 @@ nlohmann::json Phases::to_json() const {
             {"download", download}, {"verify", verify},   {"other", other},   {"total", total()}};
 }
 
-namespace {
-
 nlohmann::json problem_json(const Job& j) {
     const Problem& p = j.problem;
     nlohmann::json o = {
@@ -79,6 +77,28 @@ nlohmann::json problem_json(const Job& j) {
     return o;
 }
 
+nlohmann::json run_json(const Job& job) {
+    return {{"warmup", job.warmup},
+            {"iterations", job.iterations},
+            {"verify", reference::to_string(job.verify)},
+            {"min_time_s", job.timing.min_time_s},
+            {"max_noise", job.timing.max_noise},
+            {"max_time_s", job.timing.max_time_s},
+            {"flush_l2", job.timing.flush_l2}};
+}
+
+std::string resume_key(const nlohmann::json& problem, const nlohmann::json& run, const std::string& plugin, const std::string& kernel_request) {
+    nlohmann::json p = problem;
+    p.erase("label");  // derived
+    return p.dump() + "|" + run.dump() + "|" + plugin + "|" + kernel_request;
+}
+
+std::string resume_key(const Job& j, const std::string& plugin, const std::string& kernel_request) {
+    return resume_key(problem_json(j), run_json(j), plugin, kernel_request);
+}
+
+namespace {
+
 // JSON has no NaN/Inf: such values become strings.
 nlohmann::json number(double v) {
     if (std::isfinite(v)) return v;
@@ -95,13 +115,10 @@ nlohmann::json Record::to_json() const {
     o["source"] = source;
     o["command"] = command;
     o["problem"] = problem_json(job);
-    o["run"] = {{"warmup", job.warmup},
-                {"iterations", job.iterations},
-                {"verify", reference::to_string(job.verify)},
-                {"min_time_s", job.timing.min_time_s},
-                {"max_noise", job.timing.max_noise},
-                {"max_time_s", job.timing.max_time_s},
-                {"flush_l2", job.timing.flush_l2}};
+    o["run"] = run_json(job);
+    o["kernel_request"] = kernel_request;
+    o["sweep"] = {{"job", job.index}, {"jobs", job.count}, {"plugins", plugins_requested}};
+    if (!job.shard.empty()) o["sweep"]["shard"] = job.shard;
     o["plugin"] = {{"name", plugin}, {"version", plugin_version}, {"vendor", plugin_vendor}, {"target", plugin_target},
                    {"file", plugin_file}, {"sha256", plugin_sha256}, {"abi", fmt::format("{}.{}", plugin_abi_major, plugin_abi_minor)},
                    {"kind", dense ? "dense" : "sparse"}, {"isolation", isolation}};
@@ -190,8 +207,10 @@ std::string environment_prefix() {
     // NOTES: plugins take their tuning and diagnostic knobs from SPMMA_* variables
     // (SPMMA_SM90A_RASTER, SPMMA_SM90A_SERIAL_WGMMA, ...); a record run under one must say so
     // to be reproducible. The test harness's own variables name paths, not behaviour.
+    // SPMMA_CACHE_DIR and SPMMA_PLAN_CACHE say where plans are cached: the record's plugin_notes
+    // say how its plan was chosen.
     static constexpr const char* harness[] = {"SPMMA_SOURCE_DIR", "SPMMA_BINARY_DIR", "SPMMA_EXE", "SPMMA_PLUGIN_DIR",
-                                              "SPMMA_CUOBJDUMP"};
+                                              "SPMMA_CUOBJDUMP", "SPMMA_CACHE_DIR", "SPMMA_PLAN_CACHE"};
     std::vector<std::string> set;
     for (char** e = environ; e && *e; ++e) {
         const std::string kv = *e;

@@ -76,11 +76,25 @@ std::ostream* open_output(const std::string& path, std::ofstream& file) {
 
 }  // namespace
 
-JsonLinesSink::JsonLinesSink(const std::string& path) : out_(open_output(path, file_)) {}
+JsonLinesSink::JsonLinesSink(const std::string& path, bool append) {
+    if (path == "-") {
+        file_ = stdout;
+        return;
+    }
+    file_ = std::fopen(path.c_str(), append ? "a" : "w");
+    if (!file_) throw std::runtime_error(fmt::format("cannot write {}", path));
+    owned_ = true;
+}
+
+JsonLinesSink::~JsonLinesSink() {
+    if (owned_) std::fclose(file_);
+}
 
 void JsonLinesSink::record(const Record& r) {
-    *out_ << r.to_json().dump() << '\n';
-    out_->flush();
+    const std::string line = r.to_json().dump() + "\n";
+    std::fwrite(line.data(), 1, line.size(), file_);
+    std::fflush(file_);
+    if (owned_) fsync(fileno(file_));
 }
 
 CsvSink::CsvSink(const std::string& path) : out_(open_output(path, file_)) {

@@ -1,5 +1,7 @@
 #include <spmma/core/runner.hpp>
 
+#include "job_state.hpp"
+
 #include <spmma/core/npy.hpp>
 #include <spmma/core/operands.hpp>
 #include <spmma/reference/gemm.hpp>
@@ -8,19 +10,21 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <future>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 
 namespace spmma {
 
 int RunSummary::exit_code() const {
-    if (failed > 0 || errors > 0) return 1;
+    if (failed > 0 || errors > missing) return 1;
     if (verified + unverified == 0) return 3;
-    return 0;
+    return missing > 0 ? 1 : 0;
 }
 
 std::string RunSummary::phase_table(double startup_ms) const {
@@ -58,64 +62,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
-
-// One job's operands and reference: generated into the operand arena the first time a plugin
-// runs the job, the reference computed on a thread of its own beside the plugins' runs.
-class JobState {
-public:
-    JobState(const Job& job, const RunnerOptions& o, Arena& operands) : job_(job), arena_(operands) {
-        vo_ = o.verify_options;
-        vo_.mode = job.verify;
-        vo_.seed = job.problem.seed;
-        mode_ = reference::resolve_mode(vo_, job.problem.m, job.problem.n, job.problem.k);
-        if (mode_ == reference::VerifyMode::Sampled) samples_ = reference::sample_indices(job.problem.m, job.problem.n, vo_);
-    }
-    ~JobState() {
-        if (expected_.valid()) expected_.wait();  // it reads the arena the next job overwrites
-    }
-
-    // Makes the operands if not made yet; the milliseconds it took (0 when they were there).
-    double ensure_operands() {
-        if (made_) return 0;
-        const auto t0 = Clock::now();
-        layout_ = OperandLayout::of(OperandSizes::of(job_.problem));
-        uint8_t* base = arena_.reserve(layout_.total);
-        generate_operands(job_.problem, layout_.buffers(base));
-        made_ = true;
-        if (mode_ != reference::VerifyMode::None)
-            expected_ = std::async(std::launch::async, [this] { return reference::compute_expected(input(), vo_); });
-        return ms_since(t0);
-    }
-
-    reference::GemmInput input() const {
-        reference::GemmInput in;
-        in.problem = job_.problem.to_abi();
-        in.operands = layout_.view(arena_.data());
-        return in;
-    }
-    const reference::Expected& expected() {
-        if (!expected_ready_) {
-            expected_value_ = expected_.get();
-            expected_ready_ = true;
-        }
-        return expected_value_;
-    }
-    reference::VerifyMode mode() const { return mode_; }
-    const std::vector<int64_t>& samples() const { return samples_; }
-    const OperandLayout& layout() const { return layout_; }
-
-private:
-    const Job& job_;
-    Arena& arena_;
-    reference::VerifyOptions vo_;
-    reference::VerifyMode mode_;
-    std::vector<int64_t> samples_;
-    OperandLayout layout_;
-    bool made_ = false;
-    std::future<reference::Expected> expected_;
-    reference::Expected expected_value_;
-    bool expected_ready_ = false;
-};
 
 Record base_record(const Job& job, const PluginEndpoint* ep, const RunnerOptions& o) {
     Record r;
@@ -159,27 +105,56 @@ std::string file_stem(const Job& job, const std::string& plugin, const std::stri
     return out;
 }
 
+// What one job does, decided before its operands exist: per plugin, in order, either a record
+// (skipped, or an error before any run) or the kernels to run.
+struct Step {
+    std::string plugin;
+    PluginEndpoint* ep = nullptr;
+    DeviceInfo dev;
+    std::vector<std::string> kernels;  // "" is the plugin's choice
+    std::optional<Record> record;
+    bool done = false;                 // --resume: nothing left to do
+};
+using Plan = std::vector<Step>;
+
+bool runs_anything(const Plan& plan) {
+    for (const auto& s : plan)
+        if (!s.record && !s.done) return true;
+    return false;
+}
+
 class Runner {
 public:
     Runner(const std::vector<std::unique_ptr<PluginEndpoint>>& plugins, const RunnerOptions& o, const std::vector<RecordSink*>& sinks,
            Progress* progress)
         : plugins_(plugins), opts_(o), sinks_(sinks), progress_(progress) {}
 
+    // NOTES: the next job is planned and its operands generated (into the other arena) while
+    // this job's plugins run; a job's state is dropped before the job after next reuses its arena.
     RunSummary run(const std::vector<Job>& jobs_in) {
         const auto t0 = Clock::now();
         std::vector<Job> jobs = jobs_in;
         size_t total = 0;
         for (Job& j : jobs) {
-            if (!opts_.plugins.empty()) j.plugins = opts_.plugins;
-            if (!opts_.kernels.empty()) j.kernels = opts_.kernels;
-            if (opts_.warmup) j.warmup = *opts_.warmup;
-            if (opts_.iterations) j.iterations = *opts_.iterations;
-            if (opts_.verify) j.verify = *opts_.verify;
-            if (opts_.timing) j.timing = *opts_.timing;
+            apply_options(j);
             total += plugin_list(j).size();
         }
         if (progress_) progress_->start(total);
-        for (const Job& j : jobs) run_job(j);
+        std::unique_ptr<detail::JobState> next;
+        Plan next_plan;
+        auto prepare = [&](size_t i) {
+            next_plan = plan(jobs[i]);
+            next = std::make_unique<detail::JobState>(jobs[i], opts_.verify_options, operand_arenas_[i % 2]);
+            if (runs_anything(next_plan)) next->start();
+        };
+        reserve_and_prepare(jobs);
+        if (!jobs.empty()) prepare(0);
+        for (size_t i = 0; i < jobs.size(); ++i) {
+            std::unique_ptr<detail::JobState> state = std::move(next);
+            const Plan current = std::move(next_plan);
+            if (i + 1 < jobs.size()) prepare(i + 1);
+            run_job(jobs[i], current, *state);
+        }
         if (progress_) progress_->finish();
         for (auto* s : sinks_) s->finish();
         summary_.wall_ms = ms_since(t0);
@@ -187,7 +162,40 @@ public:
     }
 
 private:
-    // The plugin names a job runs on, the baseline first.
+    // NOTES: the arenas are made as large as the largest job needs before the first job, and every
+    // plugin's worker maps them (and page-locks them for a GPU) while job 0 is generated: otherwise each growth
+    // of an arena is mapped and pinned again by every worker inside a run (2026-11-24, H200:
+    // 0.4 s per worker at the first 16384^3 job).
+    void reserve_and_prepare(const std::vector<Job>& jobs) {
+        size_t operands = 0;
+        for (const Job& j : jobs) operands = std::max(operands, OperandLayout::of(OperandSizes::of(j.problem)).total);
+        if (operands == 0) return;
+        for (Arena& a : operand_arenas_) a.reserve(operands);
+        std::set<std::string> names;
+        for (const Job& j : jobs)
+            for (auto& n : plugin_list(j)) names.insert(n);
+        for (const auto& n : names) {
+            PluginEndpoint* p = find_endpoint(plugins_, n);
+            if (!p) continue;
+            try {
+                const DeviceInfo d = probe(*p);
+                if (d.runnable) p->prepare({&operand_arenas_[0], &operand_arenas_[1]}, d.is_gpu() ? d.uuid : "");
+            } catch (const WorkerLost&) {
+                probed_.erase(n);  // planning the job reports it
+            }
+        }
+    }
+
+    void apply_options(Job& j) const {
+        if (!opts_.plugins.empty()) j.plugins = opts_.plugins;
+        if (!opts_.kernels.empty()) j.kernels = opts_.kernels;
+        if (opts_.warmup) j.warmup = *opts_.warmup;
+        if (opts_.iterations) j.iterations = *opts_.iterations;
+        if (opts_.verify) j.verify = *opts_.verify;
+        if (opts_.timing) j.timing = *opts_.timing;
+    }
+
+    // The plugin names a job runs on, the baseline first, each once.
     std::vector<std::string> plugin_list(const Job& j) const {
         std::vector<std::string> names = j.plugins;
         if (names.empty())
@@ -197,15 +205,122 @@ private:
             std::erase(names, opts_.baseline);
             names.insert(names.begin(), opts_.baseline);
         }
-        return names;
+        std::vector<std::string> once;
+        for (auto& n : names)
+            if (std::find(once.begin(), once.end(), n) == once.end()) once.push_back(std::move(n));
+        return once;
+    }
+
+    Record skip_record(const Job& j, const PluginEndpoint* p, std::string reason) const {
+        Record r = base_record(j, p, opts_);
+        r.status = RecordStatus::Skipped;
+        r.reason = std::move(reason);
+        return r;
+    }
+
+    Record error_record(const Job& j, const PluginEndpoint* p, const std::string& stage, const std::string& reason) const {
+        Record r = base_record(j, p, opts_);
+        r.status = RecordStatus::Error;
+        r.stage = stage;
+        r.reason = reason;
+        return r;
+    }
+
+    Plan plan(const Job& job) {
+        Plan out;
+        for (const std::string& name : plugin_list(job)) out.push_back(plan_plugin(job, name));
+        return out;
+    }
+
+    // Drops what --resume finds already written: a step's record, or the kernels already run.
+    static void drop_done(const Job& job, Step& s, const std::set<std::string>& done) {
+        if (done.empty()) return;
+        if (s.record && done.count(resume_key(job, s.plugin, ""))) {
+            s.record.reset();
+            s.done = true;
+        }
+        std::erase_if(s.kernels, [&](const std::string& k) { return done.count(resume_key(job, s.plugin, k)) > 0; });
+        if (!s.record && s.kernels.empty()) s.done = true;
+    }
+
+    Step plan_plugin(const Job& job, const std::string& name) {
+        Step s = decide(job, name);
+        drop_done(job, s, opts_.done);
+        return s;
+    }
+
+    Step decide(const Job& job, const std::string& name) {
+        Step s;
+        s.plugin = name;
+        s.ep = find_endpoint(plugins_, name);
+        if (!s.ep) {
+            std::vector<std::string> names;
+            for (const auto& q : plugins_)
+                if (q->identity().usable()) names.push_back(q->identity().name);
+            const std::string why = fmt::format("no plugin named '{}' is loaded (loaded: {}; `spmma plugins` lists what failed)", name,
+                                                names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", ")));
+            // Asked for by name (--plugin or the workload): its absence fails the run.
+            s.record = job.plugins.empty() ? skip_record(job, nullptr, why) : error_record(job, nullptr, "load", why);
+            return s;
+        }
+        std::string stage = "probe";
+        try {
+            s.dev = probe(*s.ep);
+            if (!s.dev.runnable) {
+                s.record = skip_record(job, s.ep, s.dev.reason);
+                return s;
+            }
+            stage = "supports";
+            choose_kernels(job, s);
+        } catch (const WorkerLost& e) {
+            probed_.erase(name);
+            s.record = error_record(job, s.ep, stage, e.what());
+        }
+        return s;
+    }
+
+    // The kernels of the step's plugin that run the job, or a skip record saying why none does.
+    void choose_kernels(const Job& job, Step& s) {
+        PluginEndpoint& p = *s.ep;
+        const spmma_problem abi = job.problem.to_abi();
+        if (job.kernels.empty()) {
+            if (auto why = p.unsupported_reason(opts_.device, abi, nullptr)) s.record = skip_record(job, &p, *why);
+            else s.kernels.push_back("");
+            return;
+        }
+        std::string first_reason;
+        int matched = 0;
+        for (const auto& k : p.identity().kernels) {
+            if (!matches_any(k.name, job.kernels)) continue;
+            ++matched;
+            if (auto why = p.unsupported_reason(opts_.device, abi, k.name.c_str())) {
+                if (first_reason.empty()) first_reason = fmt::format("{}: {}", k.name, *why);
+            } else {
+                s.kernels.push_back(k.name);
+            }
+        }
+        if (matched == 0)
+            s.record = skip_record(job, &p, fmt::format("no kernel of {} matches {}", p.identity().name, fmt::join(job.kernels, " or ")));
+        else if (s.kernels.empty())
+            s.record = skip_record(job, &p, fmt::format("none of the {} matching kernels supports this problem ({})", matched, first_reason));
+    }
+
+    DeviceInfo probe(PluginEndpoint& p) {
+        const std::string& name = p.identity().name;
+        if (auto it = probed_.find(name); it != probed_.end()) return it->second;
+        return probed_[name] = p.probe(opts_.device);
     }
 
     void emit(Record& r) {
+        r.plugins_requested = plugin_list(r.job);
         switch (r.status) {
             case RecordStatus::Verified: ++summary_.verified; break;
             case RecordStatus::Failed: ++summary_.failed; break;
             case RecordStatus::Unverified: ++summary_.unverified; break;
-            case RecordStatus::Error: ++summary_.errors; break;
+            case RecordStatus::Error:
+                ++summary_.errors;
+                summary_.missing += r.stage == "load";
+                break;
             case RecordStatus::Skipped: ++summary_.skipped; break;
         }
         if (baseline_ && r.timing && r.plugin != baseline_->plugin && r.timing->median_ms > 0) {
@@ -222,101 +337,24 @@ private:
         for (auto* s : sinks_) s->record(r);
     }
 
-    void skip(const Job& j, const PluginEndpoint* p, std::string reason) {
-        Record r = base_record(j, p, opts_);
-        r.status = RecordStatus::Skipped;
-        r.reason = std::move(reason);
-        emit(r);
-    }
-
-    void error(const Job& j, const PluginEndpoint* p, const std::string& stage, const std::string& reason) {
-        Record r = base_record(j, p, opts_);
-        r.status = RecordStatus::Error;
-        r.stage = stage;
-        r.reason = reason;
-        emit(r);
-    }
-
-    void run_job(const Job& job) {
-        JobState state(job, opts_, operands_);
+    void run_job(const Job& job, const Plan& plan, detail::JobState& state) {
         baseline_.reset();
-        for (const std::string& name : plugin_list(job)) {
-            if (progress_) progress_->step(done_, fmt::format("{} on {}", job.problem.label(), name));
-            run_plugin(job, state, name);
+        for (const Step& s : plan) {
+            if (progress_) progress_->step(done_, fmt::format("{} on {}", job.problem.label(), s.plugin));
+            if (s.done) {
+            } else if (s.record) {
+                Record r = *s.record;
+                emit(r);
+            } else {
+                for (const auto& k : s.kernels) run_kernel(job, state, *s.ep, s.dev, k);
+            }
             ++done_;
         }
     }
 
-    // The kernels of `p` that run the job ("" is the plugin's choice); empty after a skip record.
-    std::optional<std::vector<std::string>> kernels_for(const Job& job, PluginEndpoint& p) {
-        const spmma_problem abi = job.problem.to_abi();
-        std::vector<std::string> kernels;
-        if (job.kernels.empty()) {
-            if (auto why = p.unsupported_reason(opts_.device, abi, nullptr)) {
-                skip(job, &p, *why);
-                return std::nullopt;
-            }
-            kernels.push_back("");
-            return kernels;
-        }
-        std::string first_reason;
-        int matched = 0;
-        for (const auto& k : p.identity().kernels) {
-            if (!matches_any(k.name, job.kernels)) continue;
-            ++matched;
-            if (auto why = p.unsupported_reason(opts_.device, abi, k.name.c_str())) {
-                if (first_reason.empty()) first_reason = fmt::format("{}: {}", k.name, *why);
-            } else {
-                kernels.push_back(k.name);
-            }
-        }
-        if (matched == 0) {
-            skip(job, &p, fmt::format("no kernel of {} matches {}", p.identity().name, fmt::join(job.kernels, " or ")));
-            return std::nullopt;
-        }
-        if (kernels.empty()) {
-            skip(job, &p, fmt::format("none of the {} matching kernels supports this problem ({})", matched, first_reason));
-            return std::nullopt;
-        }
-        return kernels;
-    }
-
-    void run_plugin(const Job& job, JobState& state, const std::string& name) {
-        PluginEndpoint* p = find_endpoint(plugins_, name);
-        if (!p) {
-            std::vector<std::string> names;
-            for (const auto& q : plugins_)
-                if (q->identity().usable()) names.push_back(q->identity().name);
-            skip(job, nullptr, fmt::format("no plugin named '{}' is loaded (loaded: {}; `spmma plugins` lists what failed)", name,
-                                           names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
-            return;
-        }
-        std::string stage = "probe";
-        try {
-            const DeviceInfo dev = probe(*p);
-            if (!dev.runnable) {
-                skip(job, p, dev.reason);
-                return;
-            }
-            stage = "supports";
-            const auto kernels = kernels_for(job, *p);
-            if (!kernels) return;
-            for (const auto& k : *kernels) run_kernel(job, state, *p, dev, k);
-        } catch (const WorkerLost& e) {
-            probed_.erase(name);
-            error(job, p, stage, e.what());
-        }
-    }
-
-    DeviceInfo probe(PluginEndpoint& p) {
-        const std::string& name = p.identity().name;
-        if (auto it = probed_.find(name); it != probed_.end()) return it->second;
-        return probed_[name] = p.probe(opts_.device);
-    }
-
     // The request for one run and the result arena laid out for it (D, or the sampled indices
     // and their values).
-    ExecRequest request(const Job& job, const DeviceInfo& dev, const std::string& kernel, const JobState& state, bool want_all_d) {
+    ExecRequest request(const Job& job, const DeviceInfo& dev, const std::string& kernel, const detail::JobState& state, bool want_all_d) {
         ExecRequest req;
         req.device = opts_.device;
         req.device_uuid = dev.is_gpu() ? dev.uuid : "";
@@ -339,7 +377,7 @@ private:
         return req;
     }
 
-    void run_kernel(const Job& job, JobState& state, PluginEndpoint& p, const DeviceInfo& dev, const std::string& kernel) {
+    void run_kernel(const Job& job, detail::JobState& state, PluginEndpoint& p, const DeviceInfo& dev, const std::string& kernel) {
         Record r = base_record(job, &p, opts_);
         r.device = dev.name;
         r.device_arch = dev.arch;
@@ -347,14 +385,21 @@ private:
         r.device_uuid = dev.uuid;
         r.device_pci_bus_id = dev.pci_bus_id;
         r.kernel = kernel;
+        r.kernel_request = kernel;
         Phases ph;
         const auto t_all = Clock::now();
-        ph.generate = state.ensure_operands();
+        try {
+            ph.generate = state.wait_operands();  // the part of generation this job did not hide
+        } catch (const std::exception& e) {
+            Record err = error_record(job, &p, "generate", e.what());
+            emit(err);
+            return;
+        }
         const bool save = !opts_.save_operands.empty() || !opts_.save_failures.empty();
         const ExecRequest req = request(job, dev, kernel, state, save);
         const double timeout = opts_.timeout_s > 0 ? opts_.timeout_s : default_timeout_s(job, job.timing, dev.is_gpu());
         const auto t_exec = Clock::now();
-        const ExecResult x = p.execute(req, Exchange{&operands_, state.layout(), &results_}, timeout);
+        const ExecResult x = p.execute(req, Exchange{&state.arena(), state.layout(), &results_}, timeout);
         const double exec_ms = ms_since(t_exec);
         ph.prepare = x.phases.create + x.phases.prepare_in_upload;
         ph.upload = x.phases.upload - x.phases.prepare_in_upload;
@@ -395,7 +440,7 @@ private:
         emit(r);
     }
 
-    void verify(const Job& job, JobState& state, const PluginEndpoint& p, const ExecRequest& req, const ExecResult& x, Record& r) {
+    void verify(const Job& job, detail::JobState& state, const PluginEndpoint& p, const ExecRequest& req, const ExecResult& x, Record& r) {
         std::string stage = "verify";
         try {
             const uint8_t* base = results_.data();
@@ -435,7 +480,9 @@ private:
     size_t done_ = 0;
     std::optional<Baseline> baseline_;
     std::map<std::string, DeviceInfo> probed_;
-    Arena operands_{"spmma-operands"}, results_{"spmma-results"};
+    // Two operand arenas: the next job is generated into one while this job runs from the other.
+    Arena operand_arenas_[2] = {Arena("spmma-operands-0"), Arena("spmma-operands-1")};
+    Arena results_{"spmma-results"};
 };
 
 }  // namespace

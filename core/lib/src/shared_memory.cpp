@@ -1,5 +1,7 @@
 #include <spmma/core/shared_memory.hpp>
 
+#include <spmma/core/host_pinning.hpp>
+
 #include <fmt/format.h>
 
 #include <sys/mman.h>
@@ -48,7 +50,8 @@ SharedMemory SharedMemory::map(int fd, size_t bytes) {
 SharedMemory::~SharedMemory() { release(); }
 
 SharedMemory::SharedMemory(SharedMemory&& o) noexcept
-    : fd_(std::exchange(o.fd_, -1)), data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
+    : fd_(std::exchange(o.fd_, -1)), data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)),
+      pinned_(std::exchange(o.pinned_, false)) {}
 
 SharedMemory& SharedMemory::operator=(SharedMemory&& o) noexcept {
     if (this != &o) {
@@ -56,11 +59,19 @@ SharedMemory& SharedMemory::operator=(SharedMemory&& o) noexcept {
         fd_ = std::exchange(o.fd_, -1);
         data_ = std::exchange(o.data_, nullptr);
         size_ = std::exchange(o.size_, 0);
+        pinned_ = std::exchange(o.pinned_, false);
     }
     return *this;
 }
 
+bool SharedMemory::pin_for(const std::string& device_uuid) {
+    if (!pinned_ && data_ && !device_uuid.empty()) pinned_ = pin_host_memory(data_, size_, device_uuid);
+    return pinned_;
+}
+
 void SharedMemory::release() noexcept {
+    if (pinned_) unpin_host_memory(data_);
+    pinned_ = false;
     if (data_) munmap(data_, size_);
     if (fd_ >= 0) close(fd_);
     data_ = nullptr;

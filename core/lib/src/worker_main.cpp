@@ -5,44 +5,60 @@
 
 #include <spmma/core/wire.hpp>
 
+#include "conformance_checks.hpp"
+#include "resident_memory.hpp"
+
 #include <fmt/format.h>
 
 #include <unistd.h>
 
-#include <fstream>
+#include <future>
 #include <map>
 #include <optional>
 
 namespace spmma {
 namespace {
 
-// A region the parent sent, mapped here (by role: "operands", "results").
+// A region the parent sent, mapped here (by the arena's name; a new id replaces the mapping).
 class Mappings {
 public:
-    uint8_t* get(const std::string& role, const nlohmann::json& ref, int fd) {
+    // The region of arena `role` (mapped once per id). With `pin`, it is page-locked for the GPU
+    // `uuid` on a thread of its own (registering a large region takes a while, and the parent
+    // waits for nothing but its answer); ready() waits for that.
+    uint8_t* get(const std::string& role, const nlohmann::json& ref, int fd, const std::string& uuid, bool pin) {
         const uint64_t id = ref.at("id");
         const size_t bytes = ref.at("bytes");
         auto it = maps_.find(role);
-        if (it != maps_.end() && it->second.first == id) {
+        if (it != maps_.end() && it->second.id == id) {
             close(fd);
-            return it->second.second.data();
+        } else {
+            if (it != maps_.end() && it->second.pinning.valid()) it->second.pinning.wait();
+            maps_.erase(role);
+            Slot& fresh = maps_[role];
+            fresh.id = id;
+            fresh.memory = SharedMemory::map(fd, bytes);
         }
-        maps_.erase(role);
-        auto& slot = maps_[role];
-        slot = {id, SharedMemory::map(fd, bytes)};
-        return slot.second.data();
+        Slot& slot = maps_[role];
+        if (pin && !slot.pinning.valid() && !uuid.empty()) {
+            SharedMemory* m = &slot.memory;
+            slot.pinning = std::async(std::launch::async, [m, uuid] { m->pin_for(uuid); }).share();
+        }
+        return slot.memory.data();
+    }
+    // Waits until the region of `role` is pinned (when pinning was asked for).
+    void ready(const std::string& role) {
+        auto it = maps_.find(role);
+        if (it != maps_.end() && it->second.pinning.valid()) it->second.pinning.wait();
     }
 
 private:
-    std::map<std::string, std::pair<uint64_t, SharedMemory>> maps_;
+    struct Slot {
+        uint64_t id = 0;
+        SharedMemory memory;
+        std::shared_future<void> pinning;
+    };
+    std::map<std::string, Slot> maps_;
 };
-
-size_t resident_bytes() {
-    std::ifstream in("/proc/self/statm");
-    size_t pages = 0, resident = 0;
-    in >> pages >> resident;
-    return resident * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
 
 class Worker {
 public:
@@ -70,7 +86,13 @@ private:
             plugin_ = Plugin::load(m.body.at("file").get<std::string>());
             return {{"identity", identity_to_json(*plugin_)}};
         }
-        if (op == "rss") return {{"rss_bytes", resident_bytes()}};
+        if (op == "rss") return {{"rss_bytes", detail::resident_bytes()}};
+        if (op == "check") {  // spmma check-plugin: one conformance check (the load check runs on a plugin that did not load too)
+            if (!plugin_) throw std::runtime_error("no plugin loaded");
+            const auto req = conformance::CheckRequest::from_json(m.body.at("request"));
+            const auto r = conformance::detail::run_check(*plugin_, req, [&](const std::string& stage) { wire::send(fd_, {{"stage", stage}}); });
+            return {{"check", r.to_json()}};
+        }
         if (!plugin_ || !plugin_->usable()) throw std::runtime_error("no plugin loaded");
         if (op == "device_count") return {{"count", plugin_->device_count()}};
         if (op == "probe") return {{"device", device_to_json(plugin_->probe(m.body.at("device")))}};
@@ -81,11 +103,24 @@ private:
             const auto why = plugin_->unsupported_reason(m.body.at("device"), p, k.is_null() ? nullptr : kernel.c_str());
             return {{"reason", why ? nlohmann::json(*why) : nlohmann::json(nullptr)}};
         }
+        if (op == "prepare") {
+            const auto& regions = m.body.at("regions");
+            if (regions.size() != m.fds.size()) throw std::runtime_error("prepare: one descriptor per region");
+            const std::string uuid = m.body.at("device_uuid");
+            for (size_t i = 0; i < m.fds.size(); ++i) maps_.get(regions[i].at("name"), regions[i], m.fds[i], uuid, !uuid.empty());
+            return {{"prepared", m.fds.size()}};
+        }
         if (op == "execute") {
             if (m.fds.size() != 2) throw std::runtime_error("execute needs the operand and result regions");
-            uint8_t* ops = maps_.get("operands", m.body.at("operands"), m.fds[0]);
-            uint8_t* res = maps_.get("results", m.body.at("results"), m.fds[1]);
             const ExecRequest req = ExecRequest::from_json(m.body.at("request"));
+            // NOTES: operands are pinned for a GPU (its uploads read them all); results only when
+            // all of D comes back (a sampled download is a few kilobytes).
+            const auto& o = m.body.at("operands");
+            const auto& rs = m.body.at("results");
+            uint8_t* ops = maps_.get(o.at("name"), o, m.fds[0], req.device_uuid, true);
+            uint8_t* res = maps_.get(rs.at("name"), rs, m.fds[1], req.device_uuid, req.result.count == 0);
+            maps_.ready(o.at("name"));
+            maps_.ready(rs.at("name"));
             const OperandLayout layout = OperandLayout::from_json(m.body.at("operands").at("layout"));
             const ExecResult r = execute(*plugin_, req, layout.view(ops), res, [&](const std::string& stage) {
                 wire::send(fd_, {{"stage", stage}});

@@ -4,10 +4,15 @@
 #include <spmma_plugin/operands.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 SPMMA_DECLARE_FATBIN(gather)
+SPMMA_DECLARE_FATBIN(expand)
 
 namespace spmma_plugin::cuda {
 
@@ -115,8 +120,61 @@ CUfunction CudaGemm::kernel(const void* image, const char* name, unsigned smem_b
     return f;
 }
 
+void CudaGemm::expand_a_on_device(const spmma_operands& ops, DeviceBuffer& dense, int64_t rows, int64_t cols) {
+    const spmma_problem& p = problem_;
+    const int group = spmma_pattern_group(p.pattern);
+    const int eb = spmma_dtype_storage_bits(p.a_type) / 8;
+    if ((group != 2 && group != 4) || (eb != 1 && eb != 2 && eb != 4))
+        fail(SPMMA_INVALID_ARGUMENT, std::string("expanding A on the device takes 8/16/32-bit 2:4 or 1:2 A, not ") + spmma_dtype_name(p.a_type) +
+                                         " " + spmma_pattern_name(p.pattern));
+    const size_t values_bytes = static_cast<size_t>(p.m * (p.k / 2) * eb), index_bytes = static_cast<size_t>(p.m * (p.k / group));
+    if (!ops.a_values || ops.a_values_bytes != values_bytes)
+        fail(SPMMA_INVALID_ARGUMENT, "A values have " + std::to_string(ops.a_values_bytes) + " bytes, " + std::to_string(values_bytes) + " expected");
+    if (!ops.a_indices || ops.a_indices_bytes != index_bytes)
+        fail(SPMMA_INVALID_ARGUMENT, "A indices have " + std::to_string(ops.a_indices_bytes) + " bytes, " + std::to_string(index_bytes) + " expected");
+    if (rows < p.m || cols < p.k) fail(SPMMA_INVALID_ARGUMENT, "the dense A is smaller than the problem");
+    context_.make_current();
+    DeviceBuffer values(values_bytes), indices(index_bytes), bad(sizeof(unsigned long long));
+    values.upload(ops.a_values, values_bytes);
+    indices.upload(ops.a_indices, index_bytes);
+    bad.fill(0xff);
+    dense = DeviceBuffer(static_cast<size_t>(rows * cols * eb));
+    dense.fill(0);
+    CUdeviceptr v = values.get(), x = indices.get(), d = dense.get(), b = bad.get();
+    long long m = p.m, k = p.k;
+    int g = group, e = eb;
+    unsigned long long pitch = static_cast<unsigned long long>(cols * eb);
+    void* args[] = {&v, &x, &m, &k, &g, &e, &d, &pitch, &b};
+    const long long total = p.m * (p.k / group);
+    LaunchShape shape;
+    shape.block[0] = 256;
+    shape.grid[0] = static_cast<unsigned>(std::min<long long>((total + 255) / 256, 1 << 16));
+    cuda::launch(module(SPMMA_FATBIN(expand)).function("spmma_expand_a"), shape, stream_.get(), args);
+    stream_.synchronize();
+    unsigned long long first_bad = 0;
+    bad.download(&first_bad, sizeof first_bad);
+    if (first_bad != ~0ull) {
+        const long long row = static_cast<long long>(first_bad) / (p.k / group), grp = static_cast<long long>(first_bad) % (p.k / group);
+        uint8_t byte = 0;
+        std::memcpy(&byte, ops.a_indices + first_bad, 1);
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02x", byte);
+        fail(SPMMA_INVALID_ARGUMENT, std::string("invalid index byte ") + hex + " at row " + std::to_string(row) + ", group " + std::to_string(grp));
+    }
+}
+
 const Module& CudaGemm::module(const void* image) {
-    auto& m = modules_[image];
+    // NOTES: one module per image and device for the life of the process: loading a plugin's
+    // fatbin takes 100-200 ms (2026-11-24, H200: the sm90a plugin's create), which a sweep would
+    // otherwise pay for every problem. Leaked on purpose: unloading at exit could run after the
+    // driver is gone.
+    static std::mutex mutex;
+    static auto* cache = new std::map<std::pair<CUdevice, const void*>, std::unique_ptr<Module>>();
+    std::lock_guard lock(mutex);
+    static auto* kept = new std::map<CUdevice, std::unique_ptr<Context>>();
+    auto& ctx = (*kept)[context_.device()];
+    if (!ctx) ctx = std::make_unique<Context>(context_.device());  // the cached modules live in this context: keep it
+    auto& m = (*cache)[{context_.device(), image}];
     if (!m) {
         context_.make_current();
         m = std::make_unique<Module>(image);

@@ -1,5 +1,6 @@
 #include "cublas_gemm.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -8,6 +9,7 @@ namespace spmma_cublas {
 namespace {
 
 using spmma_baseline::dptr;
+using spmma_baseline::host_ms;
 using spmma_plugin::fail;
 namespace cuda = spmma_plugin::cuda;
 
@@ -61,9 +63,8 @@ CublasGemm::CublasGemm(int device, const spmma_problem& problem, const LtSetup& 
             one_ = cuda::DeviceBuffer(sizeof one);
             one_.upload(&one, sizeof one);
         }
-        describe();
-        choose_algo();
-        workspace_ = cuda::DeviceBuffer(algo_workspace_);
+        create_layouts();
+        ask_heuristic();
         store_scale(setup_.scale, problem.alpha, alpha_);
         store_scale(setup_.scale, problem.beta, beta_);
     } catch (...) {
@@ -85,7 +86,7 @@ void CublasGemm::release() noexcept {
     handle_ = nullptr;
 }
 
-void CublasGemm::describe() {
+void CublasGemm::create_layouts() {
     CUBLAS_CHECK(lt_.cublasLtMatmulDescCreate(&op_, setup_.compute, setup_.scale));
     // NOTES: cuBLASLt is column-major. D row-major m x n is D^T column-major n x m, and
     // D^T = B^T A^T: cuBLASLt's A is our B (column-major k x n, transposed), its B is our A
@@ -103,7 +104,7 @@ void CublasGemm::describe() {
     CUBLAS_CHECK(lt_.cublasLtMatrixLayoutCreate(&lt_cd_, setup_.cd, n, m, pad_.n));
 }
 
-void CublasGemm::choose_algo() {
+void CublasGemm::ask_heuristic() {
     cublasLtMatmulPreference_t pref = nullptr;
     CUBLAS_CHECK(lt_.cublasLtMatmulPreferenceCreate(&pref));
     struct Guard {
@@ -121,42 +122,120 @@ void CublasGemm::choose_algo() {
         const uint32_t mask = CUBLASLT_REDUCTION_SCHEME_COMPUTE_TYPE;
         CUBLAS_CHECK(lt_.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &mask, sizeof mask));
     }
-    cublasLtMatmulHeuristicResult_t result{};
+    candidates_.assign(kHeuristicCandidates, cublasLtMatmulHeuristicResult_t{});
     int returned = 0;
-    CUBLAS_CHECK(lt_.cublasLtMatmulAlgoGetHeuristic(handle_, op_, lt_a_, lt_b_, lt_cd_, lt_cd_, pref, 1, &result, &returned));
-    if (returned == 0)
+    CUBLAS_CHECK(lt_.cublasLtMatmulAlgoGetHeuristic(handle_, op_, lt_a_, lt_b_, lt_cd_, lt_cd_, pref, kHeuristicCandidates,
+                                                    candidates_.data(), &returned));
+    candidates_.resize(static_cast<size_t>(std::max(returned, 0)));
+    if (candidates_.empty())
         spmma_plugin::unsupported(std::string("unsupported: cuBLASLt has no algorithm for ") + setup_.family->name + " at " +
                                   std::to_string(pad_.m) + "x" + std::to_string(pad_.n) + "x" + std::to_string(pad_.k));
-    algo_ = result.algo;
-    algo_workspace_ = result.workspaceSize;
-    int id = -1;
-    size_t written = 0;
-    CUBLAS_CHECK(lt_.cublasLtMatmulAlgoConfigGetAttribute(&algo_, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &written));
-    algo_id_ = id;
 }
 
 std::string CublasGemm::kernel_name() const {
-    return std::string(setup_.family->name) + "_algo" + std::to_string(algo_id_) + (pad_.padded(problem_) ? "_padded" : "");
+    std::string name = setup_.family->name;
+    if (picked_) name += "_algo" + std::to_string(config_.id);
+    return name + (pad_.padded(problem_) ? "_padded" : "");
+}
+
+nlohmann::json CublasGemm::pick_json() const {
+    nlohmann::json j = to_json(config_);
+    j["name"] = algo_name(config_);
+    j["heuristic_rank"] = heuristic_rank_;
+    j["workspace_bytes"] = algo_workspace_;
+    return j;
+}
+
+bool CublasGemm::use(const cublasLtMatmulAlgo_t& algo, std::string& why) {
+    cublasLtMatmulHeuristicResult_t checked{};
+    const cublasStatus_t st = lt_.cublasLtMatmulAlgoCheck(handle_, op_, lt_a_, lt_b_, lt_cd_, lt_cd_, &algo, &checked);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        const char* name = lt_.cublasLtGetStatusName(st);
+        why = std::string("cublasLtMatmulAlgoCheck: ") + (name ? name : std::to_string(static_cast<int>(st)));
+        return false;
+    }
+    if (checked.workspaceSize > kWorkspaceBytes) {
+        why = "it needs " + std::to_string(checked.workspaceSize) + " bytes of workspace, more than the " + std::to_string(kWorkspaceBytes) +
+              " offered";
+        return false;
+    }
+    algo_ = algo;
+    algo_workspace_ = checked.workspaceSize;
+    config_ = algo_config(lt_, algo);
+    heuristic_rank_ = -1;
+    for (size_t i = 0; i < candidates_.size(); ++i)
+        if (std::equal(std::begin(algo.data), std::end(algo.data), std::begin(candidates_[i].algo.data))) heuristic_rank_ = static_cast<int>(i);
+    picked_ = true;
+    return true;
+}
+
+void CublasGemm::matmul(const cublasLtMatmulAlgo_t& algo, size_t workspace_bytes, CUstream stream) {
+    CUBLAS_CHECK(lt_.cublasLtMatmul(handle_, op_, alpha_, dptr(b_), lt_a_, dptr(a_), lt_b_, beta_, c_or_d(), lt_cd_, dptr(d_), lt_cd_,
+                                    &algo, workspace_bytes ? dptr(workspace_) : nullptr, workspace_bytes, stream));
+}
+
+spmma_baseline::PlanKey CublasGemm::plan_key() const {
+    // NOTES: the types as cudaDataType / cublasComputeType_t numbers: the family name says
+    // them in words, the numbers tell e4m3 x e5m2 from e5m2 x e4m3 and every output type apart.
+    const std::string types = std::string(setup_.family->name) + " a=" + std::to_string(setup_.a) + " b=" + std::to_string(setup_.b) +
+                              " cd=" + std::to_string(setup_.cd) + " compute=" + std::to_string(setup_.compute) +
+                              " scale=" + std::to_string(setup_.scale) + " workspace<=" + std::to_string(kWorkspaceBytes);
+    return {props_.name, props_.arch(), "cuBLASLt " + cublaslt_library().version, pad_.m, pad_.n, pad_.k, types,
+            "TN: cuBLASLt A = B^T (k x n, T), B = A^T (k x m, N), C/D column-major n x m"};
+}
+
+std::pair<nlohmann::json, nlohmann::json> CublasGemm::search() {
+    const auto time = [&](size_t i, int warmup, int launches) {
+        const cublasLtMatmulHeuristicResult_t& c = candidates_[i];
+        return time_launches(warmup, launches, [&] { matmul(c.algo, c.workspaceSize, stream_.get()); });
+    };
+    const auto name = [&](size_t i) {
+        std::string s = algo_name(algo_config(lt_, candidates_[i].algo));
+        s += " (heuristic #";
+        s += std::to_string(i);
+        return s + ")";
+    };
+    spmma_baseline::CandidateSearch s(time, name);
+    std::vector<size_t> all(candidates_.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    s.screen(all);
+    const spmma_baseline::SearchOutcome o = s.finish();
+    std::string why;
+    if (!use(candidates_[o.best].algo, why)) fail(SPMMA_DEVICE_ERROR, "the fastest of cuBLASLt's answers does not check: " + why);
+    nlohmann::json how = o.to_json(name);
+    how["heuristic_answers"] = candidates_.size();
+    return {algo_to_plan(algo_, config_), how};
+}
+
+void CublasGemm::choose_plan() {
+    const spmma_baseline::PlanSource source{[&](const nlohmann::json& plan, std::string& why) {
+                                                const auto algo = algo_from_plan(plan, why);
+                                                return algo && use(*algo, why);
+                                            },
+                                            [&] { return search(); }};
+    choose(plan_key(), kPlanFile, source);
 }
 
 void CublasGemm::upload(const spmma_operands& ops) {
     context_.make_current();
-    std::vector<uint8_t> dense_a = expand_and_check(ops);
-    a_ = cuda::DeviceBuffer(dense_a.size());
-    a_.upload(dense_a.data(), dense_a.size());
-    dense_a = {};
+    uploaded_ = false;
+    prepare_ms_ = 0;
+    expand_and_check(ops, a_);
     upload_b_c_d(ops);
+    if (!workspace_.size()) workspace_ = cuda::DeviceBuffer(kWorkspaceBytes);
     // NOTES: cuMemcpyHtoD from pageable memory may return before its DMA lands, and cuMemset
     // is asynchronous; both run on the legacy stream, which the plugin's non-blocking stream
     // does not wait for. The whole context is synchronized before any launch reads them.
     CU_CHECK(cuda::require_driver().cuCtxSynchronize());
+    const double t1 = host_ms();
+    choose_plan();
+    prepare_ms_ += host_ms() - t1;
     uploaded_ = true;
 }
 
 void CublasGemm::launch(CUstream stream) {
     if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
-    CUBLAS_CHECK(lt_.cublasLtMatmul(handle_, op_, alpha_, dptr(b_), lt_a_, dptr(a_), lt_b_, beta_, c_or_d(), lt_cd_, dptr(d_), lt_cd_,
-                                    &algo_, algo_workspace_ ? dptr(workspace_) : nullptr, algo_workspace_, stream));
+    matmul(algo_, algo_workspace_, stream);
 }
 
 }  // namespace spmma_cublas

@@ -27,7 +27,9 @@ public:
         static const std::string description = [] {
             const auto& lib = cusparselt_library();
             const std::string where = lib.fns ? "cuSPARSELt " + lib.version + " from " + lib.path : "cuSPARSELt (not usable here)";
-            return "NVIDIA's 2:4 sparse GEMM, " + where + ": prune check, compress and search by the library; sizes zero-padded to multiples of 32";
+            return "NVIDIA's 2:4 sparse GEMM, " + where +
+                   ": prune check and compression by the library, the fastest algorithm id and split-k timed by this plugin (or "
+                   "its plan cache); sizes zero-padded to multiples of 32";
         }();
         spmma_plugin_info i{};
         i.struct_size = sizeof i;

@@ -12,7 +12,7 @@
 
 namespace spmma_cusparselt {
 
-// One entry of the plugin's kernel list: a type family (cuSPARSELt's search picks the
+// One entry of the plugin's kernel list: a type family (the plugin's search picks the
 // algorithm inside it).
 struct Family {
     const char* name;         // "cusparselt_f16f16_f32acc"
@@ -30,7 +30,8 @@ struct SpSetup {
     cusparseComputeType compute = CUSPARSE_COMPUTE_32F;
 };
 
-// The setup for p, or nullopt with the precise reason in `why`.
+// The setup for p, or nullopt with the precise reason in `why`. tf32 is refused unless
+// SPMMA_CUSPARSELT_TF32=on (its results were measured outside tf32's tolerance).
 std::optional<SpSetup> sp_setup(const spmma_problem& p, std::string& why);
 
 // The pattern cuSPARSELt's "50 percent" sparsity means for an operand type: 1:2 for 32-bit

@@ -74,18 +74,24 @@ void pack_metadata(Family f, const uint8_t* indices, int64_t m, int64_t k, int64
     const int64_t groups = k / t.group;  // canonical index bytes per row
     const int64_t units = kp / t.unit_k;
     const spmma_plugin::host::IndexNibbles nibble{f == Family::B32 ? SPMMA_PATTERN_1_2 : SPMMA_PATTERN_2_4, indices, m, groups};
-    for (int64_t rb = 0; rb < meta_rows / kMetaRowsPerUnit; ++rb)
-        for (int64_t u = 0; u < units; ++u)
-            for (int lane = 0; lane < 32; ++lane) {
-                uint32_t word = 0;
-                for (int j = 0; j < 8; ++j) {
-                    const MetaPos p = meta_position(f, lane, j);
-                    const int64_t row = rb * kMetaRowsPerUnit + p.row;
-                    const int64_t group = u * kMetaGroupsPerUnit + p.group;
-                    word |= nibble(row, group) << (4 * j);
+    // NOTES: the lane/nibble -> (row, group) map is the same in every unit: computed once. Row
+    // blocks are independent, so they are packed in parallel (a 16384 x 16384 A is 8 M words).
+    MetaPos pos[32][8];
+    for (int lane = 0; lane < 32; ++lane)
+        for (int j = 0; j < 8; ++j) pos[lane][j] = meta_position(f, lane, j);
+    spmma_plugin::host::parallel_for(meta_rows / kMetaRowsPerUnit, spmma_plugin::host::host_threads(), [&](int64_t rb0, int64_t rb1) {
+        for (int64_t rb = rb0; rb < rb1; ++rb)
+            for (int64_t u = 0; u < units; ++u)
+                for (int lane = 0; lane < 32; ++lane) {
+                    uint32_t word = 0;
+                    for (int j = 0; j < 8; ++j) {
+                        const int64_t row = rb * kMetaRowsPerUnit + pos[lane][j].row;
+                        const int64_t group = u * kMetaGroupsPerUnit + pos[lane][j].group;
+                        word |= nibble(row, group) << (4 * j);
+                    }
+                    out[meta_word_index(f, kp, rb, u, lane)] = word;
                 }
-                out[meta_word_index(f, kp, rb, u, lane)] = word;
-            }
+    });
 }
 
 uint32_t packed_meta_nibble(Family f, const uint32_t* packed, int64_t kp, int64_t row, int64_t group) {

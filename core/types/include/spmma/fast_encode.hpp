@@ -21,6 +21,13 @@ namespace spmma {
 // minifloat rounding, integers by rounding and clamping, the rest (ue8m0) by encode().
 enum class EncodeKind { F32, Mini, Tf32, Int, Other };
 
+// A minifloat's mantissa bits and smallest normal exponent as compile-time constants (the shifts
+// then take immediates): MiniFormat<10, -14> is f16. encode_mini<F> needs man_bits() == F's.
+template <int ManBits, int Emin>
+struct MiniFormat {
+    static constexpr int man_bits = ManBits, emin = Emin;
+};
+
 class FastEncoder {
 public:
     explicit FastEncoder(DType t);
@@ -46,6 +53,17 @@ public:
         }
     }
 
+    // The minifloat rounding with this type's format fixed at compile time (the generation loops
+    // pick the format once; man_bits() and emin() say which). Tf32 spreads the code into f32 bits.
+    template <class Format, bool Tf32 = false>
+    [[gnu::always_inline]] uint32_t encode_mini(double v) const {
+        const uint32_t c = mini_with<Format>(v);
+        if constexpr (Tf32) return ((c >> 18) << 31) | (((c >> 10) & 0xff) << 23) | ((c & 0x3ff) << 13);
+        return c;
+    }
+    int man_bits() const { return man_bits_; }
+    int emin() const { return emin_; }
+
     uint32_t operator()(double v) const {
         switch (kind_) {
             case EncodeKind::F32: return encode_as<EncodeKind::F32>(v);
@@ -60,7 +78,17 @@ public:
 private:
     using Kind = EncodeKind;
 
-    [[gnu::always_inline]] uint32_t mini(double v) const {
+    struct RuntimeFormat {
+        int man_bits, emin;
+    };
+    [[gnu::always_inline]] uint32_t mini(double v) const { return mini_with(v, RuntimeFormat{man_bits_, emin_}); }
+    template <class Format>
+    [[gnu::always_inline]] uint32_t mini_with(double v) const { return mini_with(v, Format{}); }
+
+    // Format has man_bits and emin (runtime members, or constants).
+    template <class Format>
+    [[gnu::always_inline]] uint32_t mini_with(double v, const Format& f) const {
+        const int man_bits = f.man_bits, emin = f.emin;
         uint64_t bits;
         std::memcpy(&bits, &v, 8);
         const uint64_t abs_bits = bits & ~(1ull << 63);
@@ -73,22 +101,21 @@ private:
         const int dexp = static_cast<int>(abs_bits >> 52);
         if (dexp == 0) return sign;  // below 2^-1022: under half the smallest subnormal of every format
         const int e = dexp - 1023;
-        const int binade = e > emin_ ? e : emin_;
-        const int shift = binade - man_bits_ - e + 52;  // >= 52 - man_bits > 0
+        const int binade = e > emin ? e : emin;
+        const int shift = binade - man_bits - e + 52;  // >= 52 - man_bits > 0
         if (shift >= 64) return sign;
         const uint64_t sig = (abs_bits & ((1ull << 52) - 1)) | (1ull << 52);
         uint64_t units = sig >> shift;
         const uint64_t rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
         units += static_cast<uint64_t>((rem > half) | ((rem == half) & (units & 1)));  // half to even, without a branch
-        if (units == 0) return sign;
-        int exp_field = binade - emin_ + 1;
-        if (units < (1ull << man_bits_)) {
-            exp_field = 0;
-        } else if (units == (1ull << (man_bits_ + 1))) {
-            units >>= 1;
-            exp_field += 1;
-        }
-        uint32_t code = (static_cast<uint32_t>(exp_field) << man_bits_) | (static_cast<uint32_t>(units) & ((1u << man_bits_) - 1));
+        // Below 2^man_bits only at the subnormal binade (exponent field 0, units 0 included);
+        // 2^(man_bits+1) is a carry into the next binade. Selects, not branches: fp8's carries
+        // and subnormals are common enough to mispredict.
+        const bool sub = units < (1ull << man_bits);
+        const bool carry = units == (1ull << (man_bits + 1));
+        const int exp_field = sub ? 0 : binade - emin + 1 + static_cast<int>(carry);
+        units >>= static_cast<int>(carry);
+        uint32_t code = (static_cast<uint32_t>(exp_field) << man_bits) | (static_cast<uint32_t>(units) & ((1u << man_bits) - 1));
         if (code > max_code_) code = ieee_ ? inf_code_ : max_code_;
         return sign | code;
     }

@@ -50,7 +50,13 @@ protected:
     // Where D lies after a launch: d_ (base 0 before allocate_d: Gemm's download-and-pick).
     virtual DeviceMatrix d_matrix() const;
 
-    // A module of this process, loaded once per image and context (plugins call this lazily).
+    // The canonical compressed A of `ops` expanded on the device into `dense`: rows x cols
+    // row-major (rows >= m, cols >= k), zeros where A has none and in the padding. 8-, 16- and
+    // 32-bit types, 2:4 and 1:2. Throws Error(SPMMA_INVALID_ARGUMENT) for wrong sizes or an
+    // invalid index byte (naming its row and group).
+    void expand_a_on_device(const spmma_operands& ops, DeviceBuffer& dense, int64_t rows, int64_t cols);
+
+    // A module of this process, loaded once per image and device (plugins call this lazily).
     const Module& module(const void* image);
     // Kernel `name` of `image`, allowed `smem_bytes` of dynamic shared memory.
     CUfunction kernel(const void* image, const char* name, unsigned smem_bytes);
@@ -70,7 +76,6 @@ protected:
     DeviceBuffer c_, d_;
 
 private:
-    std::map<const void*, std::unique_ptr<Module>> modules_;
     DeviceBuffer l2_flush_;  // twice the L2 size, written before each timed launch (SPMMA_RUN_FLUSH_L2)
 };
 

@@ -22,9 +22,7 @@ bool parse_verify_mode(const std::string& s, VerifyMode& out);
 
 struct VerifyOptions {
     VerifyMode mode = VerifyMode::Auto;
-    int64_t samples = 4096;       // sampled: random single elements
-    int64_t sample_rows = 2;      // sampled: whole random rows
-    int64_t sample_cols = 2;      // sampled: whole random columns
+    int64_t samples = 4096;       // sampled: about this many elements, a grid of rows x columns
     uint64_t seed = 1;            // which elements are sampled
     double full_max_macs = 2.0e9; // auto: full when the sparse multiply-adds (m*n*k/2) are at most this
 };
@@ -63,8 +61,16 @@ struct Verdict {
 // Auto resolved by size (full up to full_max_macs sparse multiply-adds); None stays None.
 VerifyMode resolve_mode(const VerifyOptions& options, int64_t m, int64_t n, int64_t k);
 
-// The flat indices (i * n + j) a sampled check reads, increasing, without duplicates: random
-// single elements, whole random rows, whole random columns (a function of m, n and the seed).
+// The flat indices (i * n + j) a sampled check reads, increasing, without duplicates: every
+// element where one of R rows meets one of C columns, R x C about `samples` (R and C near its
+// square root, fewer when m or n is smaller). The first and last row and column are always among
+// them (the tiles at the edges, where tails are handled), the rest are random: a function of m, n
+// and the seed. So the reference reads only R rows of A and C columns of B, and a plugin's
+// download_elements only R x C elements of D.
+struct SampleGrid {
+    std::vector<int64_t> rows, cols;  // increasing
+};
+SampleGrid sample_grid(int64_t m, int64_t n, const VerifyOptions& options);
 std::vector<int64_t> sample_indices(int64_t m, int64_t n, const VerifyOptions& options);
 
 // The reference for `input` under `options` (the expensive part; OpenMP-parallel). Throws

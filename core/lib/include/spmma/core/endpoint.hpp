@@ -36,6 +36,10 @@ public:
     // A whole run (execution.hpp); a lost worker becomes a failed result with stage and reason
     // ("crashed: SIGSEGV in run", "timeout after 60 s in run", "exited with 0 in create").
     virtual ExecResult execute(const ExecRequest& req, const Exchange& ex, double timeout_s) = 0;
+    // Maps (and, for a GPU with this UUID, page-locks) the arenas ahead of the first run, so that
+    // a worker does it beside the runner's generation rather than inside a timed phase. A worker
+    // answers later; the next call waits for it. Failure only means the first run maps them.
+    virtual void prepare(const std::vector<Arena*>& arenas, const std::string& device_uuid) = 0;
     // "worker" or "in-process".
     virtual const char* isolation() const = 0;
     // Starts over after a device error that may have poisoned the plugin's context (no-op in-process).

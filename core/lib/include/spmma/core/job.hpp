@@ -27,6 +27,9 @@ struct Job {
     std::vector<std::string> plugins; // empty: every plugin
     std::vector<std::string> kernels; // globs; empty: the plugin's own choice
     std::string source;               // "configs/quick.toml:12" or "command line"
+    // Its place in the sweep (records carry it, spmma merge checks completeness with it).
+    int64_t index = 0, count = 1;     // job `index` of `count` in the workload
+    std::string shard;                // "I/N" when the run took a shard
 };
 
 }  // namespace spmma

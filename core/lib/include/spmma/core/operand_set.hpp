@@ -23,7 +23,9 @@ public:
     uint8_t* data() const { return mem_.data(); }
     size_t size() const { return mem_.size(); }
     int fd() const { return mem_.fd(); }
+    bool pin_for(const std::string& device_uuid) { return mem_.pin_for(device_uuid); }
     uint64_t id() const { return id_; }
+    const std::string& name() const { return name_; }
 
 private:
     std::string name_;
@@ -44,7 +46,7 @@ struct OperandLayout {
 
 // What an execution reads and writes: the operand arena with its layout, and the result arena.
 struct Exchange {
-    const Arena* operands = nullptr;
+    Arena* operands = nullptr;
     OperandLayout layout;
     Arena* results = nullptr;
 };

@@ -4,6 +4,7 @@
 
 #include <spmma/plugin.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -23,6 +24,9 @@ public:
 };
 
 const char* status_name(spmma_status s);
+
+// The bytes of an ABI 1.0 function table (through last_error): a plugin's table must reach this far.
+inline constexpr size_t kApiV10Size = offsetof(spmma_plugin_api, last_error) + sizeof(void*);
 
 struct KernelInfo {
     std::string name, description;

@@ -66,6 +66,8 @@ struct Record {
     std::string plugin_sha256;
     std::string isolation;  // "worker" or "in-process"
     std::string kernel;
+    std::string kernel_request;   // the kernel asked for ("" : the plugin's choice)
+    std::vector<std::string> plugins_requested;  // every plugin the job runs on (completeness for merge)
     std::string device, device_arch, driver;
     int device_index = 0;
     std::string device_uuid, device_pci_bus_id;
@@ -85,6 +87,14 @@ struct Record {
     static std::vector<std::string> csv_header();
     std::vector<std::string> csv_row() const;
 };
+
+// The JSON forms of a job's problem and run options, as records carry them.
+nlohmann::json problem_json(const Job& j);
+nlohmann::json run_json(const Job& j);
+
+// What --resume matches: a record of this problem, run options, plugin and kernel request.
+std::string resume_key(const nlohmann::json& problem, const nlohmann::json& run, const std::string& plugin, const std::string& kernel_request);
+std::string resume_key(const Job& j, const std::string& plugin, const std::string& kernel_request);
 
 // A spmma gemm command line that reruns one job on one plugin/kernel, prefixed by the SPMMA_*
 // environment variables set (plugin knobs such as SPMMA_SM90A_RASTER; not the test harness's paths).

@@ -29,15 +29,17 @@ private:
     int counts_[5] = {};
 };
 
-// One JSON object per line; "-" is standard output.
+// One JSON object per line; "-" is standard output. Each record is flushed and synced to disk
+// as it is written, so a kill loses at most the record in flight (--resume drops a torn line).
 class JsonLinesSink : public RecordSink {
 public:
-    explicit JsonLinesSink(const std::string& path);
+    JsonLinesSink(const std::string& path, bool append = false);
+    ~JsonLinesSink() override;
     void record(const Record& r) override;
 
 private:
-    std::ofstream file_;
-    std::ostream* out_;
+    std::FILE* file_ = nullptr;
+    bool owned_ = false;
 };
 
 class CsvSink : public RecordSink {

@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct RunnerOptions {
     std::filesystem::path save_operands;    // every run's operands and D as .npy
     std::filesystem::path save_failures;    // failed runs' operands and D as .npy
     std::string plugin_dir;                 // for the reproducing command lines
+    std::set<std::string> done;             // --resume: resume_key()s of records already written
 };
 
 // Receives records as they are made.
@@ -49,10 +51,12 @@ public:
 
 struct RunSummary {
     int verified = 0, failed = 0, unverified = 0, errors = 0, skipped = 0;
+    int missing = 0;        // of the errors: plugins asked for by name that are not loaded
     double wall_ms = 0;     // run_jobs from start to end
     Phases phases;          // summed over the records
     double gpu_busy_ms = 0; // the timed launches of GPU records: warm-up launches x median + every timed launch
-    // 0 all verified (or unverified by request), 1 a failure or error, 3 nothing ran.
+    // 0 all verified (or unverified by request), 1 a failure or error (a plugin asked for by name
+    // and not loaded included), 3 nothing ran (and nothing failed but missing plugins).
     int exit_code() const;
     // "where the time went": each phase's seconds and share of the wall time, the GPU's share.
     std::string phase_table(double startup_ms) const;

@@ -22,6 +22,11 @@ public:
     SharedMemory(const SharedMemory&) = delete;
     SharedMemory& operator=(const SharedMemory&) = delete;
 
+    // Page-locks the region for the GPU with this UUID (host_pinning.hpp); false when it cannot.
+    // Released regions are unpinned first.
+    bool pin_for(const std::string& device_uuid);
+    bool pinned() const { return pinned_; }
+
     uint8_t* data() const { return data_; }
     size_t size() const { return size_; }
     int fd() const { return fd_; }
@@ -32,6 +37,7 @@ private:
     int fd_ = -1;
     uint8_t* data_ = nullptr;
     size_t size_ = 0;
+    bool pinned_ = false;
 };
 
 }  // namespace spmma

@@ -1,12 +1,17 @@
 // What a vendor-library baseline's Gemm does apart from the library itself: every size
 // zero-padded up to a multiple, A expanded to dense on the host, B and C uploaded zero-padded,
-// D allocated zeroed and cropped back to m x n on download. Header-only: it needs the CUDA
-// plugin helpers (spmma_plugin_cuda), and spmma_baseline_support is built without CUDA.
+// D allocated zeroed and cropped back to m x n on download; and the plan: chosen through the
+// plan cache or a timed search (plan_choice.hpp, candidate_search.hpp), said in describe().
+// Header-only: it needs the CUDA plugin helpers (spmma_plugin_cuda), and
+// spmma_baseline_support is built without CUDA.
 #pragma once
 
+#include <spmma_baseline/candidate_search.hpp>
 #include <spmma_baseline/dense_operands.hpp>
+#include <spmma_baseline/plan_choice.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -17,18 +22,27 @@ namespace spmma_baseline {
 // A device buffer's address as the pointer a vendor library takes.
 inline void* dptr(const spmma_plugin::cuda::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.get())); }
 
+// Host time in milliseconds (for prepare_ms).
+inline double host_ms() {
+    using namespace std::chrono;
+    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
 class PaddedGemm : public spmma_plugin::cuda::CudaGemm {
 public:
     // D cropped from the padded one, after the stream has finished.
     void download(void* d, size_t bytes) override;
+    // {"pick": pick_json(), the plan choice's fields (plan_choice.hpp), "prepare_ms"}.
+    std::string describe() const override;
 
 protected:
     // Every size padded up to a multiple of pad_multiple.
     PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple);
 
-    // A expanded to dense pad_.m x pad_.k, then B's and C's sizes checked (read_c_ set); throws
-    // Error(SPMMA_INVALID_ARGUMENT) naming what is wrong.
-    std::vector<uint8_t> expand_and_check(const spmma_operands& ops);
+    // B's and C's sizes checked (read_c_ set), then A expanded to dense pad_.m x pad_.k on the
+    // device (only the compressed form crosses the bus); throws Error(SPMMA_INVALID_ARGUMENT)
+    // naming what is wrong.
+    void expand_and_check(const spmma_operands& ops, spmma_plugin::cuda::DeviceBuffer& dense_a);
     // B zero-padded into b_, d_ zeroed, C zero-padded into c_ when it is read (c_ empty when not).
     // Pageable copies and memsets on the legacy stream: synchronize the context before a launch.
     void upload_b_c_d(const spmma_operands& ops);
@@ -37,11 +51,28 @@ protected:
     // D padded to pad_.n columns on the device.
     spmma_plugin::cuda::DeviceMatrix d_matrix() const override { return {d_.get(), static_cast<size_t>(pad_.n * d_bytes_)}; }
 
+    // The device times of `launches` launches of f on the plugin's stream after `warmup`
+    // untimed ones (CUDA events around each): what CandidateSearch times a candidate with.
+    template <class F>
+    std::vector<float> time_launches(int warmup, int launches, F&& f) {
+        std::vector<float> t(static_cast<size_t>(launches));
+        spmma_plugin::cuda::timed_runs(stream_, warmup, launches, t.data(), nullptr, std::forward<F>(f));
+        return t;
+    }
+    // The plan for key through the cache file `file_name` (SPMMA_PLAN_CACHE, SPMMA_CACHE_DIR),
+    // kept in choice_. A bad setting fails as SPMMA_INVALID_ARGUMENT, a search in which no
+    // candidate ran as SPMMA_DEVICE_ERROR with the candidates' errors.
+    void choose(const PlanKey& key, const char* file_name, const PlanSource& source);
+    // What describe() says the plan is (the plugin's readable form of its choice).
+    virtual nlohmann::json pick_json() const = 0;
+
     PaddedSizes pad_;
     int b_bytes_, d_bytes_;  // element sizes (C has D's type)
     spmma_plugin::cuda::DeviceBuffer b_, c_, d_;
     bool read_c_ = false;
     bool uploaded_ = false;
+    PlanChoice choice_;
+    double prepare_ms_ = 0;  // expansion, packing and plan choice inside upload
 };
 
 inline PaddedGemm::PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple)
@@ -50,16 +81,13 @@ inline PaddedGemm::PaddedGemm(int device, const spmma_problem& problem, int64_t 
       b_bytes_(element_bytes(problem.b_type)),
       d_bytes_(element_bytes(problem.d_type)) {}
 
-inline std::vector<uint8_t> PaddedGemm::expand_and_check(const spmma_operands& ops) {
-    const spmma_problem& p = problem_;
-    std::vector<uint8_t> dense_a;
+inline void PaddedGemm::expand_and_check(const spmma_operands& ops, spmma_plugin::cuda::DeviceBuffer& dense_a) {
     try {
-        dense_a = expand_a(p, ops.a_values, ops.a_values_bytes, ops.a_indices, ops.a_indices_bytes, pad_.m, pad_.k);
-        read_c_ = check_b_and_c(p, ops);
+        read_c_ = check_b_and_c(problem_, ops);
     } catch (const std::invalid_argument& e) {
         spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, e.what());
     }
-    return dense_a;
+    expand_a_on_device(ops, dense_a, pad_.m, pad_.k);
 }
 
 inline void PaddedGemm::upload_b_c_d(const spmma_operands& ops) {
@@ -86,6 +114,30 @@ inline void PaddedGemm::upload_b_c_d(const spmma_operands& ops) {
             c_.upload(padded.data(), padded.size());
         }
     }
+}
+
+inline void PaddedGemm::choose(const PlanKey& key, const char* file_name, const PlanSource& source) {
+    CacheSettings settings;
+    try {
+        settings = cache_settings(file_name);
+    } catch (const std::invalid_argument& e) {
+        spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, e.what());
+    }
+    try {
+        choice_ = choose_plan(key, settings, source);
+    } catch (const spmma_plugin::Error&) {
+        throw;
+    } catch (const std::runtime_error& e) {
+        spmma_plugin::fail(SPMMA_DEVICE_ERROR, std::string("the plan search found nothing that runs: ") + e.what());
+    }
+}
+
+inline std::string PaddedGemm::describe() const {
+    if (!uploaded_) return "{}";
+    nlohmann::json j = choice_.notes();
+    j["pick"] = pick_json();
+    j["prepare_ms"] = prepare_ms_;
+    return j.dump();
 }
 
 inline void PaddedGemm::download(void* d, size_t bytes) {

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The sweep measurement behind issue-level figures, in one device call (build carried): the
+# standard set on sm90a, cublas and cusparselt (1) with an empty plan cache (the cache-filling
+# run: the vendor libraries' searches), (2) again with the cache, plugins in worker processes,
+# (3) the same in-process; then configs/quick.toml on every plugin (the README's main job).
+# Prints each run's wall time and phase table, then the worker / in-process pairing.
+#   OUT=... bench/sweep/standard.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+OUT=${OUT:-$PWD/out-sweep}
+mkdir -p "$OUT"
+export SPMMA_CACHE_DIR="$OUT/plan-cache"
+rm -rf "$SPMMA_CACHE_DIR"
+run() {  # run NAME LIMIT ARGS...
+    local name=$1 limit=$2; shift 2
+    local t0=$(date +%s.%N)
+    timeout "$limit" "$BUILD/bin/spmma" "$@" --no-progress > "$OUT/$name.txt" 2>&1
+    local rc=$?
+    local t1=$(date +%s.%N)
+    echo "=== $name: exit $rc, wall $(python3 -c "print(f'{$t1-$t0:.2f}')") s: spmma $*"
+    grep -E "verified,|where the time|^  [a-zA-Z]" "$OUT/$name.txt" | grep -vE "^  [a-z_]+: " | tail -12
+}
+S="run configs/llm-shapes.toml --plugin sm90a,cublas,cusparselt"
+run fill "${T_FILL:-300}" $S --json "$OUT/fill.jsonl"
+run worker "${T_RUN:-120}" $S --json "$OUT/worker.jsonl"
+run in-process "${T_RUN:-120}" $S --in-process --json "$OUT/in-process.jsonl"
+python3 bench/sweep/pair.py "$OUT/worker.jsonl" "$OUT/in-process.jsonl" > "$OUT/pair.txt"
+tail -1 "$OUT/pair.txt"
+run quick 120 run configs/quick.toml --json "$OUT/quick.jsonl"
+grep -E "FAILED|ERROR" "$OUT/quick.txt" | head -5
