@@ -55,7 +55,7 @@ void set_desc(const CublasLt& lt, cublasLtMatmulDesc_t op, cublasLtMatmulDescAtt
 }  // namespace
 
 CublasGemm::CublasGemm(int device, const spmma_problem& problem, const LtSetup& setup)
-    : PaddedGemm(device, problem, kPadMultiple), lt_(require_cublaslt()), setup_(setup) {
+    : PaddedGemm(device, problem, kPadMultiple, kPlanFile), lt_(require_cublaslt()), setup_(setup) {
     try {
         CUBLAS_CHECK(lt_.cublasLtCreate(&handle_));
         if (setup_.fp8) {
@@ -207,35 +207,16 @@ std::pair<nlohmann::json, nlohmann::json> CublasGemm::search() {
     return {algo_to_plan(algo_, config_), how};
 }
 
-void CublasGemm::choose_plan() {
-    const spmma_baseline::PlanSource source{[&](const nlohmann::json& plan, std::string& why) {
-                                                const auto algo = algo_from_plan(plan, why);
-                                                return algo && use(*algo, why);
-                                            },
-                                            [&] { return search(); }};
-    choose(plan_key(), kPlanFile, source);
+bool CublasGemm::apply_plan(const nlohmann::json& plan, std::string& why) {
+    const auto algo = algo_from_plan(plan, why);
+    return algo && use(*algo, why);
 }
 
-void CublasGemm::upload(const spmma_operands& ops) {
-    context_.make_current();
-    uploaded_ = false;
-    prepare_ms_ = 0;
+void CublasGemm::prepare_a(const spmma_operands& ops) {
     expand_and_check(ops, a_);
-    upload_b_c_d(ops);
     if (!workspace_.size()) workspace_ = cuda::DeviceBuffer(kWorkspaceBytes);
-    // NOTES: cuMemcpyHtoD from pageable memory may return before its DMA lands, and cuMemset
-    // is asynchronous; both run on the legacy stream, which the plugin's non-blocking stream
-    // does not wait for. The whole context is synchronized before any launch reads them.
-    CU_CHECK(cuda::require_driver().cuCtxSynchronize());
-    const double t1 = host_ms();
-    choose_plan();
-    prepare_ms_ += host_ms() - t1;
-    uploaded_ = true;
 }
 
-void CublasGemm::launch(CUstream stream) {
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
-    matmul(algo_, algo_workspace_, stream);
-}
+void CublasGemm::launch_plan(CUstream stream) { matmul(algo_, algo_workspace_, stream); }
 
 }  // namespace spmma_cublas

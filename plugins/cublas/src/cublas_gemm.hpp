@@ -30,20 +30,20 @@ public:
     CublasGemm(int device, const spmma_problem& problem, const LtSetup& setup);
     ~CublasGemm() override;
     std::string kernel_name() const override;
-    void upload(const spmma_operands& operands) override;
 
 protected:
-    void launch(CUstream stream) override;
+    void prepare_a(const spmma_operands& ops) override;
+    spmma_baseline::PlanKey plan_key() const override;
+    bool apply_plan(const nlohmann::json& plan, std::string& why) override;
+    std::pair<nlohmann::json, nlohmann::json> search() override;
+    void launch_plan(CUstream stream) override;
     nlohmann::json pick_json() const override;
 
 private:
     void create_layouts();    // matmul descriptor and layouts
     void ask_heuristic();     // candidates_: cuBLASLt's first kHeuristicCandidates answers
-    void choose_plan();       // cache or search, then algo_ on the pick
-    std::pair<nlohmann::json, nlohmann::json> search();
     // algo_ on `algo` after cublasLtMatmulAlgoCheck; false with why when it does not check.
     bool use(const cublasLtMatmulAlgo_t& algo, std::string& why);
-    spmma_baseline::PlanKey plan_key() const;
     void matmul(const cublasLtMatmulAlgo_t& algo, size_t workspace_bytes, CUstream stream);
     void release() noexcept;  // destroys the cuBLASLt objects (layouts, descriptor, handle)
 

@@ -85,7 +85,7 @@ LtPlan::~LtPlan() {
 // ---- CusparseLtGemm ------------------------------------------------------------------------
 
 CusparseLtGemm::CusparseLtGemm(int device, const spmma_problem& problem, const SpSetup& setup)
-    : PaddedGemm(device, problem, kPadMultiple),
+    : PaddedGemm(device, problem, kPadMultiple, kPlanFile),
       lt_(require_cusparselt()),
       setup_(setup),
       alpha_(static_cast<float>(problem.alpha)),
@@ -249,42 +249,24 @@ std::pair<nlohmann::json, nlohmann::json> CusparseLtGemm::search() {
     return {to_json(candidates[o.best]), how};
 }
 
-void CusparseLtGemm::choose_plan() {
-    const spmma_baseline::PlanSource source{[&](const nlohmann::json& plan, std::string& why) {
-                                                const auto c = candidate_from_json(plan, why);
-                                                if (!c) return false;
-                                                try {
-                                                    use(*c);
-                                                    return true;
-                                                } catch (const std::exception& e) {
-                                                    why = e.what();
-                                                    return false;
-                                                }
-                                            },
-                                            [&] { return search(); }};
-    choose(plan_key(), kPlanFile, source);
-}
-
-void CusparseLtGemm::upload(const spmma_operands& ops) {
-    context_.make_current();
-    uploaded_ = false;
-    prepare_ms_ = 0;
-    {
-        cuda::DeviceBuffer dense_a;
-        expand_and_check(ops, dense_a);
-        compress_a(dense_a);  // adds the check and compression to prepare_ms_
+bool CusparseLtGemm::apply_plan(const nlohmann::json& plan, std::string& why) {
+    const auto c = candidate_from_json(plan, why);
+    if (!c) return false;
+    try {
+        use(*c);
+        return true;
+    } catch (const std::exception& e) {
+        why = e.what();
+        return false;
     }
-    upload_b_c_d(ops);
-    CU_CHECK(cuda::require_driver().cuCtxSynchronize());  // B, C and D's memset are in place (see compress_a)
-    const double t1 = host_ms();
-    choose_plan();
-    prepare_ms_ += host_ms() - t1;
-    uploaded_ = true;
 }
 
-void CusparseLtGemm::launch(CUstream stream) {
-    if (!uploaded_) fail(SPMMA_INVALID_ARGUMENT, "run before upload");
-    matmul(*plan_, stream);
+void CusparseLtGemm::prepare_a(const spmma_operands& ops) {
+    cuda::DeviceBuffer dense_a;
+    expand_and_check(ops, dense_a);
+    compress_a(dense_a);  // adds the check and compression to prepare_ms_
 }
+
+void CusparseLtGemm::launch_plan(CUstream stream) { matmul(*plan_, stream); }
 
 }  // namespace spmma_cusparselt

@@ -49,21 +49,20 @@ public:
     CusparseLtGemm(int device, const spmma_problem& problem, const SpSetup& setup);
     ~CusparseLtGemm() override;
     std::string kernel_name() const override;
-    void upload(const spmma_operands& operands) override;
 
 protected:
-    void launch(CUstream stream) override;
+    void prepare_a(const spmma_operands& ops) override;
+    spmma_baseline::PlanKey plan_key() const override;
+    bool apply_plan(const nlohmann::json& plan, std::string& why) override;
+    std::pair<nlohmann::json, nlohmann::json> search() override;
+    void launch_plan(CUstream stream) override;
     nlohmann::json pick_json() const override;
 
 private:
     void create_descriptors();                        // handle, matrix and matmul descriptors
     void compress_a(const spmma_plugin::cuda::DeviceBuffer& dense);  // prune check + compression on the GPU
-    void choose_plan();                               // cache or search, then plan_ on the pick
-    // The plugin's timed search: {the pick as stored, how it was found}.
-    std::pair<nlohmann::json, nlohmann::json> search();
     // plan_ on candidate c (throws the library's error when c does not initialise).
     void use(const SpCandidate& c);
-    spmma_baseline::PlanKey plan_key() const;
     void matmul(const LtPlan& plan, CUstream stream);
     void release() noexcept;
 

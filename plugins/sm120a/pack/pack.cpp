@@ -44,20 +44,11 @@ PackedShape packed_shape(const Form& f, const Tile& t, int64_t m, int64_t n, int
         throw std::invalid_argument("packed_shape: k = " + std::to_string(k) + " is not a multiple of the scale block " +
                                     std::to_string(f.scale_block()));
     PackedShape s;
-    s.m = m;
-    s.n = n;
-    s.k = k;
-    s.m_pad = ceil_div(m, t.bm) * t.bm;
-    s.n_pad = ceil_div(n, t.bn) * t.bn;
-    s.k_stages = ceil_div(k, f.stage_k());
-    s.k_pad = s.k_stages * f.stage_k();
-    s.ldb = s.k_stages * kStageBytes;
+    static_cast<spmma_plugin::host::StagedShape&>(s) = spmma_plugin::host::staged_shape(
+        m, n, k, t.bm, t.bn, ceil_div(k, f.stage_k()), {f.stage_k(), kStageBytes, a_stage_bytes(t.bm), e_stage_words(t.bm)});
     s.scale_blocks = f.scaled() ? k / f.scale_block() : 0;
-    s.a_bytes = (s.m_pad / t.bm) * s.k_stages * a_stage_bytes(t.bm);
-    s.e_words = (s.m_pad / t.bm) * s.k_stages * e_stage_words(t.bm);
     s.sa_words = (s.m_pad / t.bm) * s.k_stages * sa_stage_words(f, t.bm);
     s.sb_words = (s.n_pad / t.bn) * s.k_stages * sb_stage_words(f, t.bn);
-    s.b_bytes = s.n_pad * s.ldb;
     return s;
 }
 
@@ -89,33 +80,28 @@ void pack_a(const Form& f, const PackedShape& s, int bm, const uint8_t* values, 
         return f8f6f4_container(f.a, canonical_code(f.a, values + row * row_bytes, pos));
     };
 
-    parallel_for(tiles_m, threads, [&](int64_t t0, int64_t t1) {
-        for (int64_t mt = t0; mt < t1; ++mt)
-            for (int64_t ks = 0; ks < s.k_stages; ++ks) {
-                uint8_t* a_blk = a_out + (mt * s.k_stages + ks) * a_block;
-                uint32_t* e_blk = e_out + (mt * s.k_stages + ks) * e_block;
-                std::memset(e_blk, 0, static_cast<size_t>(e_block) * 4);
-                for (int atom = 0; atom < atoms; ++atom) {
-                    const int64_t row0 = mt * bm + int64_t(atom) * kAtomRows;
-                    for (int step = 0; step < kSteps; ++step) {
-                        const int64_t j = ks * kSteps + step;  // mma step along k
-                        for (int lane = 0; lane < 32; ++lane)
-                            for (int reg = 0; reg < 4; ++reg) {
-                                const int64_t row = row0 + a_frag_row(lane, reg);
-                                uint8_t* dst = a_blk + a_stage_offset(atom, step, lane) + 4 * reg;
-                                for (int i = 0; i < 4; ++i) dst[i] = a_byte(row, j, a_frag_byte(lane, reg) + i);
-                            }
-                        for (int r = 0; r < kAtomRows; ++r) {
-                            const int64_t row = row0 + r;
-                            for (int c = 0; c < kChunksPerStep; ++c) {
-                                const int64_t g = j * kChunksPerStep + c;  // canonical group of the row
-                                const MetaPos pos = meta_position(r, c);
-                                e_blk[e_stage_offset(atom, step, pos.lane)] |= nibble(row, g) << (4 * pos.nibble);
-                            }
-                        }
+    spmma_plugin::host::for_each_stage_block(tiles_m, s.k_stages, a_block, e_block, a_out, e_out, threads,
+                                             [&](int64_t mt, int64_t ks, uint8_t* a_blk, uint32_t* e_blk) {
+        for (int atom = 0; atom < atoms; ++atom) {
+            const int64_t row0 = mt * bm + int64_t(atom) * kAtomRows;
+            for (int step = 0; step < kSteps; ++step) {
+                const int64_t j = ks * kSteps + step;  // mma step along k
+                for (int lane = 0; lane < 32; ++lane)
+                    for (int reg = 0; reg < 4; ++reg) {
+                        const int64_t row = row0 + a_frag_row(lane, reg);
+                        uint8_t* dst = a_blk + a_stage_offset(atom, step, lane) + 4 * reg;
+                        for (int i = 0; i < 4; ++i) dst[i] = a_byte(row, j, a_frag_byte(lane, reg) + i);
+                    }
+                for (int r = 0; r < kAtomRows; ++r) {
+                    const int64_t row = row0 + r;
+                    for (int c = 0; c < kChunksPerStep; ++c) {
+                        const int64_t g = j * kChunksPerStep + c;  // canonical group of the row
+                        const MetaPos pos = meta_position(r, c);
+                        e_blk[e_stage_offset(atom, step, pos.lane)] |= nibble(row, g) << (4 * pos.nibble);
                     }
                 }
             }
+        }
     });
 }
 

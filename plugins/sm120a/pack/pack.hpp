@@ -6,6 +6,7 @@
 // kind::mxf4nvf4 read packed e2m1, copied as is.
 #pragma once
 
+#include <spmma_plugin/staged_shape.hpp>
 #include <spmma_sm120a/layout.hpp>
 
 #include <cstddef>
@@ -14,19 +15,12 @@
 
 namespace spmma_sm120a {
 
-// Sizes of one problem once padded for a CTA tile.
-struct PackedShape {
-    int64_t m = 0, n = 0, k = 0;   // the problem
-    int64_t m_pad = 0, n_pad = 0;  // m to the CTA's rows, n to its columns
-    int64_t k_stages = 0;          // pipeline stages: k / stage_k rounded up
-    int64_t k_pad = 0;             // k_stages * stage_k
-    int64_t ldb = 0;               // bytes between packed B columns (k_stages * 128)
-    int64_t scale_blocks = 0;      // k / scale_block (0 unscaled)
-    int64_t a_bytes = 0;           // packed A values
-    int64_t e_words = 0;           // packed metadata words
-    int64_t sa_words = 0;          // packed scale-a words
-    int64_t sb_words = 0;          // packed scale-b words
-    int64_t b_bytes = 0;           // packed B
+// Sizes of one problem once padded for a CTA tile (k_stages: k / stage_k rounded up), and the
+// block scales'.
+struct PackedShape : spmma_plugin::host::StagedShape {
+    int64_t scale_blocks = 0;  // k / scale_block (0 unscaled)
+    int64_t sa_words = 0;      // packed scale-a words
+    int64_t sb_words = 0;      // packed scale-b words
 };
 // Throws std::invalid_argument for sizes the form cannot take (k not a multiple of the pattern
 // group or of the scale block).

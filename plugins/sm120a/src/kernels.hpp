@@ -16,6 +16,7 @@ struct KernelDesc : spmma_plugin::KernelCode {
     Form form{};
     Tile tile{};
 
+    const Form& packing() const { return form; }  // what pack/ packs for
     int smem_bytes() const { return tile.smem_bytes(form); }
     int threads() const { return tile.threads(); }
 };

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_plugin/staged_shape.hpp>
 #include <spmma_sm80/layout.hpp>
 
 #include <cstddef>
@@ -12,17 +13,8 @@
 
 namespace spmma_sm80 {
 
-// Sizes of one problem once padded for a CTA tile.
-struct PackedShape {
-    int64_t m = 0, n = 0, k = 0;  // the problem
-    int64_t m_pad = 0, n_pad = 0; // m to the CTA's rows, n to its columns
-    int64_t k_stages = 0;         // pipeline stages: k bytes / 128, rounded up
-    int64_t k_pad = 0;            // k_stages * stage_k
-    int64_t ldb = 0;              // bytes between padded B columns (k_stages * 128)
-    int64_t a_bytes = 0;          // packed A values
-    int64_t e_words = 0;          // packed metadata words
-    int64_t b_bytes = 0;          // padded B
-};
+// Sizes of one problem once padded for a CTA tile (k_stages: k bytes / 128, rounded up).
+using PackedShape = spmma_plugin::host::StagedShape;
 PackedShape packed_shape(const Family& f, const Tile& t, int64_t m, int64_t n, int64_t k);
 
 // Bytes of the canonical buffers the ABI hands over for a family (values m x k/2, indices

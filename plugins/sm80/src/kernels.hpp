@@ -18,6 +18,7 @@ struct KernelDesc : spmma_plugin::KernelCode {
     bool ordered = true;  // mma.sp::ordered_metadata (else mma.sp)
     Tile tile{};
 
+    const Family& packing() const { return op->family; }  // what pack/ packs for
     int smem_bytes() const { return tile.smem_bytes(op->family); }
     int threads() const { return tile.threads(); }
 };

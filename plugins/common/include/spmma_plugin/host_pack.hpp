@@ -43,6 +43,24 @@ void parallel_for(int64_t count, int threads, Body body) {
     for (auto& t : pool) t.join();
 }
 
+// A packed per block of (tile of rows, k stage), tile by tile and stage by stage, with `a_block`
+// bytes of values and `e_block` metadata words a block: runs body(tile, stage, a_blk, e_blk) for
+// every block of `tiles` x `stages`, the tiles split over `threads` host threads, each metadata
+// block zeroed first (the body ORs nibbles into it).
+template <class Body>
+void for_each_stage_block(int64_t tiles, int64_t stages, int64_t a_block, int64_t e_block, uint8_t* a, uint32_t* e,
+                          int threads, Body body) {
+    parallel_for(tiles, threads, [&](int64_t t0, int64_t t1) {
+        for (int64_t mt = t0; mt < t1; ++mt)
+            for (int64_t ks = 0; ks < stages; ++ks) {
+                const int64_t blk = mt * stages + ks;
+                uint32_t* e_blk = e + blk * e_block;
+                std::fill(e_blk, e_blk + e_block, 0u);
+                body(mt, ks, a + blk * a_block, e_blk);
+            }
+    });
+}
+
 // ---- rows ------------------------------------------------------------------------------------
 // `rows` rows of src_row_bytes (back to back) into dst_rows rows of dst_row_bytes: each row
 // copied and zero-padded, rows past `rows` zero. Throws std::invalid_argument when a destination

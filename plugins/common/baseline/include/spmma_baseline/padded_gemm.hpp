@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace spmma_baseline {
@@ -34,10 +35,31 @@ public:
     void download(void* d, size_t bytes) override;
     // {"pick": pick_json(), the plan choice's fields (plan_choice.hpp), "prepare_ms"}.
     std::string describe() const override;
+    // A in the library's form (prepare_a), B, C and D (upload_b_c_d), the context synchronized,
+    // then the plan (choose, with the plugin's plan_key, apply_plan and search); prepare_ms_ counts the
+    // plan's choice and what prepare_a adds.
+    void upload(const spmma_operands& ops) final;
 
 protected:
-    // Every size padded up to a multiple of pad_multiple.
-    PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple);
+    // Every size padded up to a multiple of pad_multiple; plans cached in the file `plan_file`
+    // of spmma's cache folder.
+    PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple, const char* plan_file);
+
+    // A on the device as the library takes it: expand_and_check, then what the library does
+    // with the dense A (its own compression, say).
+    virtual void prepare_a(const spmma_operands& ops) = 0;
+    // The plan cache's key of this problem.
+    virtual PlanKey plan_key() const = 0;
+    // The plugin's state built from a stored plan; false, with why, when that fails.
+    virtual bool apply_plan(const nlohmann::json& plan, std::string& why) = 0;
+    // The plugin's timed search, its state left on the pick: {the pick as stored, how it was found}.
+    virtual std::pair<nlohmann::json, nlohmann::json> search() = 0;
+    // One launch of the chosen plan on `stream`.
+    virtual void launch_plan(CUstream stream) = 0;
+    void launch(CUstream stream) final {
+        if (!uploaded_) spmma_plugin::fail(SPMMA_INVALID_ARGUMENT, "run before upload");
+        launch_plan(stream);
+    }
 
     // B's and C's sizes checked (read_c_ set), then A expanded to dense pad_.m x pad_.k on the
     // device (only the compressed form crosses the bus); throws Error(SPMMA_INVALID_ARGUMENT)
@@ -73,13 +95,35 @@ protected:
     bool uploaded_ = false;
     PlanChoice choice_;
     double prepare_ms_ = 0;  // expansion, packing and plan choice inside upload
+
+private:
+    const char* plan_file_;
 };
 
-inline PaddedGemm::PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple)
+inline PaddedGemm::PaddedGemm(int device, const spmma_problem& problem, int64_t pad_multiple, const char* plan_file)
     : CudaGemm(device, problem),
       pad_(pad_sizes(problem, pad_multiple, pad_multiple, pad_multiple)),
       b_bytes_(element_bytes(problem.b_type)),
-      d_bytes_(element_bytes(problem.d_type)) {}
+      d_bytes_(element_bytes(problem.d_type)),
+      plan_file_(plan_file) {}
+
+inline void PaddedGemm::upload(const spmma_operands& ops) {
+    context_.make_current();
+    uploaded_ = false;
+    prepare_ms_ = 0;
+    prepare_a(ops);
+    upload_b_c_d(ops);
+    // NOTES: cuMemcpyHtoD from pageable memory may return before its DMA lands, and cuMemset
+    // is asynchronous; both run on the legacy stream, which the plugin's non-blocking stream
+    // does not wait for. The whole context is synchronized before any launch reads them.
+    CU_CHECK(spmma_plugin::cuda::require_driver().cuCtxSynchronize());
+    const double t1 = host_ms();
+    const PlanSource source{[this](const nlohmann::json& plan, std::string& why) { return apply_plan(plan, why); },
+                            [this] { return search(); }};
+    choose(plan_key(), plan_file_, source);
+    prepare_ms_ += host_ms() - t1;
+    uploaded_ = true;
+}
 
 inline void PaddedGemm::expand_and_check(const spmma_operands& ops, spmma_plugin::cuda::DeviceBuffer& dense_a) {
     try {
