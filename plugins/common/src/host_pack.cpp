@@ -1,5 +1,6 @@
 #include <spmma_plugin/host_pack.hpp>
 
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 
@@ -39,32 +40,22 @@ uint32_t canonical_code(spmma_dtype t, const void* buf, int64_t i) {
     }
 }
 
-namespace {
-
-float f32_from_bits(uint32_t u) {
-    float f;
-    std::memcpy(&f, &u, 4);
-    return f;
-}
-
-}  // namespace
-
 float f16_to_f32(uint16_t h) {
     const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
     const uint32_t exp = (h >> 10) & 0x1Fu;
     uint32_t man = h & 0x3FFu;
-    if (exp == 0x1F) return f32_from_bits(sign | 0x7F800000u | (man << 13));
-    if (exp != 0) return f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
-    if (man == 0) return f32_from_bits(sign);
+    if (exp == 0x1F) return std::bit_cast<float>(sign | 0x7F800000u | (man << 13));
+    if (exp != 0) return std::bit_cast<float>(sign | ((exp + 112u) << 23) | (man << 13));
+    if (man == 0) return std::bit_cast<float>(sign);
     int e = -1;  // subnormal: normalise
     do {
         man <<= 1;
         ++e;
     } while (!(man & 0x400u));
-    return f32_from_bits(sign | (static_cast<uint32_t>(112 - e) << 23) | ((man & 0x3FFu) << 13));
+    return std::bit_cast<float>(sign | (static_cast<uint32_t>(112 - e) << 23) | ((man & 0x3FFu) << 13));
 }
 
-float bf16_to_f32(uint16_t h) { return f32_from_bits(static_cast<uint32_t>(h) << 16); }
+float bf16_to_f32(uint16_t h) { return std::bit_cast<float>(static_cast<uint32_t>(h) << 16); }
 
 void widen_c(spmma_dtype c_type, const void* c, int64_t count, void* out) {
     const auto* s = static_cast<const uint8_t*>(c);
@@ -98,6 +89,7 @@ int kept_columns(spmma_pattern pattern, uint8_t idx, int columns[4]) {
         columns[1] = i1;
         return 2;
     }
+    if (pattern != SPMMA_PATTERN_4_8_PAIRWISE) return 0;
     columns[0] = 2 * i0;
     columns[1] = 2 * i0 + 1;
     columns[2] = 2 * i1;

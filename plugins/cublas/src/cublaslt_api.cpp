@@ -69,24 +69,17 @@ const CublasLtLibrary& cublaslt_library() {
     return lib;
 }
 
-const CublasLt& require_cublaslt() {
-    const CublasLtLibrary& lib = cublaslt_library();
-    if (!lib.fns) spmma_plugin::unsupported(lib.why_not);
-    return *lib.fns;
-}
+const CublasLt& require_cublaslt() { return cublaslt_library().require(); }
 
 void throw_cublas_error(cublasStatus_t s, const char* call, const char* file, int line) {
     const CublasLt* lt = cublaslt_library().fns;
-    const char* name = lt ? lt->cublasLtGetStatusName(s) : nullptr;
-    const char* text = lt ? lt->cublasLtGetStatusString(s) : nullptr;
-    const std::string what = std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                             (name ? name : "cuBLAS status " + std::to_string(static_cast<int>(s))) +
-                             (text ? std::string(" (") + text + ")" : "");
     spmma_status st = SPMMA_DEVICE_ERROR;
     if (s == CUBLAS_STATUS_NOT_SUPPORTED) st = SPMMA_UNSUPPORTED;
     if (s == CUBLAS_STATUS_ALLOC_FAILED) st = SPMMA_OUT_OF_MEMORY;
     if (s == CUBLAS_STATUS_INVALID_VALUE) st = SPMMA_INVALID_ARGUMENT;
-    spmma_plugin::fail(st, what);
+    spmma_baseline::fail_library_call(st, file, line, call, lt ? lt->cublasLtGetStatusName(s) : nullptr,
+                                      lt ? lt->cublasLtGetStatusString(s) : nullptr,
+                                      "cuBLAS status " + std::to_string(static_cast<int>(s)));
 }
 
 }  // namespace spmma_cublas

@@ -3,6 +3,7 @@
 // which throws an spmma_plugin::Error naming file, line, the call and cuBLASLt's status.
 #pragma once
 
+#include <spmma_baseline/loaded_library.hpp>
 #include <spmma_plugin/boundary.hpp>
 
 #include <cublasLt.h>
@@ -17,12 +18,7 @@ struct CublasLt {
 #undef SPMMA_CUBLASLT_FN
 };
 
-struct CublasLtLibrary {
-    const CublasLt* fns = nullptr;  // null when not loaded
-    std::string path;               // the file loaded
-    std::string version;            // "13.1.0"
-    std::string why_not;            // "cuBLASLt not found: tried ..."
-};
+using CublasLtLibrary = spmma_baseline::LoadedLibrary<CublasLt>;
 
 // The library, searched and loaded once: the loader's path, $CUDA_PATH/$CUDA_HOME/lib64,
 // the toolkit this plugin was built with, /usr/local/cuda, then the Python environments'

@@ -8,6 +8,8 @@
 namespace spmma_cublas {
 namespace {
 
+using spmma_baseline::refuse;
+
 enum FamilyIndex { kF16F32, kF16F16, kBF16F32, kTF32F32, kF8F32, kS8S32, kFamilyCount };
 
 const std::array<Family, kFamilyCount> kFamilies = {{
@@ -19,20 +21,11 @@ const std::array<Family, kFamilyCount> kFamilies = {{
     {"cublaslt_s8s8_s32acc", "cuBLASLt dense GEMM, s8 x s8, s32 accumulation and out, wrapping s32 epilogue", 75},
 }};
 
-const std::array<spmma_kernel_info, kFamilyCount> kInfos = [] {
-    std::array<spmma_kernel_info, kFamilyCount> a{};
-    for (size_t i = 0; i < a.size(); ++i) a[i] = {sizeof(spmma_kernel_info), 0, kFamilies[i].name, kFamilies[i].description};
-    return a;
-}();
+const std::array<spmma_kernel_info, kFamilyCount> kInfos = spmma_baseline::kernel_infos_of(kFamilies);
 
 const char* n(spmma_dtype t) { return spmma_dtype_name(t); }
 
 bool fits_s32(double v) { return v >= -2147483648.0 && v <= 2147483647.0; }
-
-std::optional<LtSetup> refuse(std::string& why, std::string reason) {
-    why = std::move(reason);
-    return std::nullopt;
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_baseline/type_family.hpp>
 
 #include <cublasLt.h>
 
@@ -13,11 +14,7 @@
 namespace spmma_cublas {
 
 // One entry of the plugin's kernel list: a type family (cuBLASLt picks the kernel inside it).
-struct Family {
-    const char* name;         // "cublaslt_f16f16_f32acc"
-    const char* description;  // one line
-    int min_sm;               // 75, 80 or 89 (major * 10 + minor)
-};
+using Family = spmma_baseline::TypeFamily;
 
 std::span<const Family> families();
 // The family's spmma_kernel_info list (same order as families()).

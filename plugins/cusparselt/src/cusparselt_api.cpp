@@ -71,24 +71,17 @@ const CusparseLtLibrary& cusparselt_library() {
     return lib;
 }
 
-const CusparseLt& require_cusparselt() {
-    const CusparseLtLibrary& lib = cusparselt_library();
-    if (!lib.fns) spmma_plugin::unsupported(lib.why_not);
-    return *lib.fns;
-}
+const CusparseLt& require_cusparselt() { return cusparselt_library().require(); }
 
 void throw_cusparselt_error(cusparseStatus_t s, const char* call, const char* file, int line) {
     const CusparseLt* lt = cusparselt_library().fns;
-    const char* name = lt ? lt->cusparseLtGetErrorName(s) : nullptr;
-    const char* text = lt ? lt->cusparseLtGetErrorString(s) : nullptr;
-    const std::string what = std::string(file) + ":" + std::to_string(line) + ": " + call + " failed: " +
-                             (name ? name : "cuSPARSE status " + std::to_string(static_cast<int>(s))) +
-                             (text ? std::string(" (") + text + ")" : "");
     spmma_status st = SPMMA_DEVICE_ERROR;
     if (s == CUSPARSE_STATUS_NOT_SUPPORTED || s == CUSPARSE_STATUS_ARCH_MISMATCH) st = SPMMA_UNSUPPORTED;
     if (s == CUSPARSE_STATUS_ALLOC_FAILED || s == CUSPARSE_STATUS_INSUFFICIENT_RESOURCES) st = SPMMA_OUT_OF_MEMORY;
     if (s == CUSPARSE_STATUS_INVALID_VALUE) st = SPMMA_INVALID_ARGUMENT;
-    spmma_plugin::fail(st, what);
+    spmma_baseline::fail_library_call(st, file, line, call, lt ? lt->cusparseLtGetErrorName(s) : nullptr,
+                                      lt ? lt->cusparseLtGetErrorString(s) : nullptr,
+                                      "cuSPARSE status " + std::to_string(static_cast<int>(s)));
 }
 
 }  // namespace spmma_cusparselt

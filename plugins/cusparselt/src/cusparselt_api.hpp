@@ -6,6 +6,7 @@
 // same size in both (512 bytes).
 #pragma once
 
+#include <spmma_baseline/loaded_library.hpp>
 #include <spmma_plugin/boundary.hpp>
 
 #include <cusparseLt.h>
@@ -23,12 +24,7 @@ struct CusparseLt {
 // The oldest cuSPARSELt this plugin runs with.
 inline constexpr int kMinMajor = 0, kMinMinor = 8;
 
-struct CusparseLtLibrary {
-    const CusparseLt* fns = nullptr;  // null when not usable
-    std::string path;                 // the file loaded
-    std::string version;              // "0.8.1"
-    std::string why_not;              // "cuSPARSELt not found: tried ..."
-};
+using CusparseLtLibrary = spmma_baseline::LoadedLibrary<CusparseLt>;
 
 // The library, searched and loaded once: the loader's path, $CUSPARSELT_ROOT/lib, the folder
 // the build found it in, then the Python environments' nvidia/cusparselt/lib and

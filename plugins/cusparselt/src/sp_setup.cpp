@@ -7,6 +7,8 @@
 namespace spmma_cusparselt {
 namespace {
 
+using spmma_baseline::refuse;
+
 enum FamilyIndex { kF16F32, kF16F16, kBF16F32, kTF32F32, kF8F32, kS8S32, kFamilyCount };
 
 const std::array<Family, kFamilyCount> kFamilies = {{
@@ -18,11 +20,7 @@ const std::array<Family, kFamilyCount> kFamilies = {{
     {"cusparselt_s8s8_s32acc", "cuSPARSELt 2:4 GEMM, s8 x s8, s32 accumulation and out, f32 epilogue (exact while |D| < 2^24)", 80},
 }};
 
-const std::array<spmma_kernel_info, kFamilyCount> kInfos = [] {
-    std::array<spmma_kernel_info, kFamilyCount> a{};
-    for (size_t i = 0; i < a.size(); ++i) a[i] = {sizeof(spmma_kernel_info), 0, kFamilies[i].name, kFamilies[i].description};
-    return a;
-}();
+const std::array<spmma_kernel_info, kFamilyCount> kInfos = spmma_baseline::kernel_infos_of(kFamilies);
 
 const char* n(spmma_dtype t) { return spmma_dtype_name(t); }
 
@@ -35,11 +33,6 @@ const char* const kTf32Refusal =
 bool tf32_enabled() {
     const char* v = std::getenv("SPMMA_CUSPARSELT_TF32");
     return v && std::string(v) == "on";
-}
-
-std::optional<SpSetup> refuse(std::string& why, std::string reason) {
-    why = std::move(reason);
-    return std::nullopt;
 }
 
 }  // namespace

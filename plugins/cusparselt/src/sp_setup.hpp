@@ -3,6 +3,7 @@
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_baseline/type_family.hpp>
 
 #include <cusparseLt.h>
 
@@ -14,11 +15,7 @@ namespace spmma_cusparselt {
 
 // One entry of the plugin's kernel list: a type family (the plugin's search picks the
 // algorithm inside it).
-struct Family {
-    const char* name;         // "cusparselt_f16f16_f32acc"
-    const char* description;  // one line
-    int min_sm;               // 80 or 89 (major * 10 + minor)
-};
+using Family = spmma_baseline::TypeFamily;
 
 std::span<const Family> families();
 std::span<const spmma_kernel_info> kernel_infos();

@@ -1,5 +1,7 @@
 #include <spmma_baseline/dense_operands.hpp>
 
+#include <spmma_plugin/host_pack.hpp>
+
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -8,32 +10,7 @@
 namespace spmma_baseline {
 namespace {
 
-// Kept columns (within its group, increasing) that one index byte names; count 0 if invalid.
-// 2:4: two columns of four; 1:2: one of two; 4:8 pairwise: two pairs of four, as four columns.
-int kept_columns(spmma_pattern p, uint8_t index, int cols[4]) {
-    switch (p) {
-        case SPMMA_PATTERN_1_2:
-            if (index > 1) return 0;
-            cols[0] = index;
-            return 1;
-        case SPMMA_PATTERN_2_4:
-        case SPMMA_PATTERN_4_8_PAIRWISE: {
-            const int first = index & 3, second = (index >> 2) & 3;
-            if (index > 0xf || first >= second) return 0;
-            if (p == SPMMA_PATTERN_2_4) {
-                cols[0] = first;
-                cols[1] = second;
-                return 2;
-            }
-            cols[0] = 2 * first;
-            cols[1] = 2 * first + 1;
-            cols[2] = 2 * second;
-            cols[3] = 2 * second + 1;
-            return 4;
-        }
-        default: return 0;
-    }
-}
+using spmma_plugin::host::kept_columns;
 
 [[noreturn]] void bad(const std::string& what) { throw std::invalid_argument(what); }
 

@@ -105,7 +105,8 @@ struct IndexNibbles {
 
 // The columns (0 .. G-1 within its group) a valid canonical index byte keeps, in increasing
 // order: 1 for 1:2, 2 for 2:4, 4 (two pairs) for pairwise 4:8; returns how many, 0 for a byte
-// that selects no valid set (positions not increasing, bits above the pattern's set).
+// that selects no valid set (positions not increasing, bits above the pattern's set) or for
+// another pattern.
 int kept_columns(spmma_pattern pattern, uint8_t index_byte, int columns[4]);
 
 // The first index byte (of m rows of k/group) a 2:4 or pairwise 4:8 sparse MMA takes as
