@@ -5,12 +5,9 @@
 #include "lt_setup.hpp"
 
 #include <spmma_baseline/family_backend.hpp>
-#include <spmma_plugin/cuda_gemm.hpp>
 
 namespace spmma_cublas {
 namespace {
-
-using namespace spmma_plugin;
 
 class CublasBackend final : public spmma_baseline::FamilyBackend<LtSetup, CublasGemm, lt_setup, kernel_infos> {
 protected:

@@ -29,7 +29,6 @@ bool fits_s32(double v) { return v >= -2147483648.0 && v <= 2147483647.0; }
 
 }  // namespace
 
-std::span<const Family> families() { return kFamilies; }
 std::span<const spmma_kernel_info> kernel_infos() { return kInfos; }
 
 bool exact_in_f16(double v) {

@@ -16,8 +16,7 @@ namespace spmma_cublas {
 // One entry of the plugin's kernel list: a type family (cuBLASLt picks the kernel inside it).
 using Family = spmma_baseline::TypeFamily;
 
-std::span<const Family> families();
-// The family's spmma_kernel_info list (same order as families()).
+// The families' spmma_kernel_info list.
 std::span<const spmma_kernel_info> kernel_infos();
 
 struct LtSetup {

@@ -6,12 +6,9 @@
 #include "sp_setup.hpp"
 
 #include <spmma_baseline/family_backend.hpp>
-#include <spmma_plugin/cuda_gemm.hpp>
 
 namespace spmma_cusparselt {
 namespace {
-
-using namespace spmma_plugin;
 
 class CusparseLtBackend final : public spmma_baseline::FamilyBackend<SpSetup, CusparseLtGemm, sp_setup, kernel_infos> {
 protected:

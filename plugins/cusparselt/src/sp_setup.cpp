@@ -37,7 +37,6 @@ bool tf32_enabled() {
 
 }  // namespace
 
-std::span<const Family> families() { return kFamilies; }
 std::span<const spmma_kernel_info> kernel_infos() { return kInfos; }
 
 spmma_pattern native_pattern(spmma_dtype t) {

@@ -17,7 +17,6 @@ namespace spmma_cusparselt {
 // algorithm inside it).
 using Family = spmma_baseline::TypeFamily;
 
-std::span<const Family> families();
 std::span<const spmma_kernel_info> kernel_infos();
 
 struct SpSetup {
