@@ -415,6 +415,7 @@ private:
         const auto t_all = Clock::now();
         try {
             ph.generate = state.wait_operands();  // the part of generation this job did not hide
+            r.generate_ms = state.generate_ms();
         } catch (const std::exception& e) {
             Record err = error_record(job, &p, "generate", e.what());
             emit(err);
