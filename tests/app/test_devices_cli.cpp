@@ -26,7 +26,7 @@ std::vector<nlohmann::json> records_in(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("--devices all runs every problem once, spread over every device, each record naming its device", "[cli][devices]") {
+TEST_CASE("run on all devices: every problem once, spread over every device, each record naming its device", "[cli][devices]") {
     const std::string json = temp_path("devices-all.jsonl");
     const auto r = spmma_cli_env(kTwoDevices, kEight + " --devices all --json " + json);
     INFO(r.out);
@@ -50,7 +50,7 @@ TEST_CASE("--devices all runs every problem once, spread over every device, each
     CHECK(per_device[1] >= 2);
 }
 
-TEST_CASE("--devices 1 runs on device 1 alone; a device no plugin has is refused before anything runs", "[cli][devices]") {
+TEST_CASE("run on device 1 alone, and a device no plugin has is refused before anything runs", "[cli][devices]") {
     const std::string json = temp_path("devices-one.jsonl");
     const auto one = spmma_cli_env(kTwoDevices, kEight + " --devices 1 --json " + json);
     INFO(one.out);
@@ -62,7 +62,7 @@ TEST_CASE("--devices 1 runs on device 1 alone; a device no plugin has is refused
     CHECK_THAT(absent.out, Catch::Contains("device 3: the plugins to run have 2 devices (0 to 1)"));
 }
 
-TEST_CASE("--devices refuses a repeated or malformed index, --in-process with several devices, and --device beside it", "[cli][devices]") {
+TEST_CASE("a device list refuses a repeated or malformed index, in-process runs on several devices, and --device beside it", "[cli][devices]") {
     const auto twice = spmma_cli_env(kTwoDevices, kEight + " --devices 0,0");
     CHECK(twice.code == 2);
     CHECK_THAT(twice.out, Catch::Contains("device 0 is named twice"));
