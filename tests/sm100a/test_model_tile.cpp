@@ -1,6 +1,6 @@
 // The sm100a plugin's host packing and descriptor helpers, run through the tcgen05.mma.sp
 // instruction model exactly as one CTA of the kernel would use them (cta_group::1, M = 128):
-//   random canonical operands (core/include/spmma/plugin.h layouts)
+//   random canonical operands (abi/include/spmma/plugin.h layouts)
 //   -> the plugin's pack library (A values, B, metadata chunks, scale chunks)
 //   -> bytes placed in a modelled shared memory as the kernel's TMA boxes would place them
 //      (64-byte swizzle for A, 128-byte for B, plain 16-byte rows for metadata and scales;
