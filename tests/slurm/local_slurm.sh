@@ -55,8 +55,9 @@ spawn() {
   echo "$name $last_pid" >>"$dir/pids"
 }
 
+# write_slurm_conf DIR HOST MUNGE_SOCKET SLURMCTLD_PORT SLURMD_PORT
 write_slurm_conf() {
-  local dir=$1 host=$2 ctld_port=$3 slurmd_port=$4
+  local dir=$1 host=$2 socket=$3 ctld_port=$4 slurmd_port=$5
   cat >"$dir/slurm.conf" <<EOF
 # Written by tests/slurm/local_slurm.sh: one node, this machine, no cgroups, no accounting.
 ClusterName=spmmatest
@@ -67,7 +68,7 @@ SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
 CredType=cred/munge
-AuthInfo=socket=$dir/munge/socket
+AuthInfo=socket=$socket
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool
 SlurmctldPidFile=$dir/slurmctld.pid
@@ -97,18 +98,17 @@ PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
 EOF
 }
 
+# start_munged DIR SOCKET MUNGED
 start_munged() {
-  local dir=$1 munged=$2
-  # NOTES: munged wants its socket's folder (and those above it) open to all, its key readable by
-  # its user alone.
-  mkdir -p "$dir/munge" "$dir/munge-key"
-  chmod 755 "$dir" "$dir/munge"
-  chmod 700 "$dir/munge-key"
-  head -c 1024 /dev/urandom >"$dir/munge-key/key"
-  chmod 400 "$dir/munge-key/key"
-  spawn "$dir" munged "$munged" -F --key-file="$dir/munge-key/key" --socket="$dir/munge/socket" \
-    --pid-file="$dir/munge-key/pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge-key/seed"
-  wait_for 10 test -S "$dir/munge/socket" || fail_started "$dir" "munged did not open its socket"
+  local dir=$1 munged=$3
+  local socket=$2
+  mkdir -p "$dir/munge"
+  chmod 700 "$dir/munge"
+  head -c 1024 /dev/urandom >"$dir/munge/key"
+  chmod 400 "$dir/munge/key"
+  spawn "$dir" munged "$munged" -F --key-file="$dir/munge/key" --socket="$socket" \
+    --pid-file="$dir/munge/pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/seed"
+  wait_for 10 test -S "$socket" || fail_started "$dir" "munged did not open its socket"
 }
 
 # wait_for SECONDS COMMAND...: true as soon as COMMAND succeeds; false after SECONDS or as soon as
@@ -151,13 +151,19 @@ start() {
   [ -d "$dir" ] && [ -z "$(ls -A "$dir")" ] || { echo "local_slurm: $dir must be an empty folder" >&2; exit 2; }
   dir=$(cd "$dir" && pwd)
   mkdir -p "$dir/state" "$dir/spool" "$dir/log"
+  # NOTES: munged wants every folder above its socket open to all (o+x), which a mktemp -d folder
+  # such as DIR's parent may not be: the socket gets a folder of its own in /tmp.
+  local sockdir
+  sockdir=$(mktemp -d /tmp/spmma-munge.XXXXXX)
+  chmod 755 "$sockdir"
+  echo "$sockdir" >"$dir/munge-socket-dir"
   local host ports
   host=$(hostname -s)
   ports=$(free_ports 2)
-  write_slurm_conf "$dir" "$host" ${ports}
+  write_slurm_conf "$dir" "$host" "$sockdir/socket" ${ports}
   export SLURM_CONF=$dir/slurm.conf
 
-  start_munged "$dir" "$munged"
+  start_munged "$dir" "$sockdir/socket" "$munged"
   spawn "$dir" slurmctld "$slurmctld" -D -f "$SLURM_CONF"
   wait_for 20 scontrol ping || fail_started "$dir" "slurmctld did not answer within 20 s"
   spawn "$dir" slurmd "$slurmd" -D -f "$SLURM_CONF" -N "$host"
@@ -168,25 +174,32 @@ start() {
 # stop DIR: every job cancelled, then the daemons this folder's pids file names, newest first.
 stop() {
   local dir=$1
-  [ -f "$dir/pids" ] || return 0
-  export SLURM_CONF=$dir/slurm.conf
-  local name pid
-  pid=$(awk '$1 == "slurmctld" {print $2}' "$dir/pids")
-  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-    timeout 10 scancel --quiet --user=root >/dev/null 2>&1 || true
-  fi
-  tac "$dir/pids" | while read -r name pid; do
-    kill -TERM "$pid" 2>/dev/null || continue
-    for _ in $(seq 50); do
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.2
-    done
-    if kill -0 "$pid" 2>/dev/null; then
-      echo "local_slurm: $name ($pid) did not stop in 10 s: killed" >&2
-      kill -KILL "$pid" 2>/dev/null || true
+  if [ -f "$dir/pids" ]; then
+    export SLURM_CONF=$dir/slurm.conf
+    local ctld
+    ctld=$(awk '$1 == "slurmctld" {print $2}' "$dir/pids")
+    if [ -n "$ctld" ] && kill -0 "$ctld" 2>/dev/null; then
+      timeout 10 scancel --quiet --user=root >/dev/null 2>&1 || true
     fi
+    tac "$dir/pids" | while read -r name pid; do stop_daemon "$name" "$pid"; done
+    rm -f "$dir/pids"
+  fi
+  if [ -f "$dir/munge-socket-dir" ]; then
+    rm -rf "$(cat "$dir/munge-socket-dir")"
+    rm -f "$dir/munge-socket-dir"
+  fi
+}
+
+# stop_daemon NAME PID: SIGTERM, and SIGKILL if it is still there 10 s later.
+stop_daemon() {
+  local name=$1 pid=$2
+  kill -TERM "$pid" 2>/dev/null || return 0
+  for _ in $(seq 50); do
+    kill -0 "$pid" 2>/dev/null || return 0
+    sleep 0.2
   done
-  rm -f "$dir/pids"
+  echo "local_slurm: $name ($pid) did not stop in 10 s: killed" >&2
+  kill -KILL "$pid" 2>/dev/null || true
 }
 
 case "${1:-}" in
