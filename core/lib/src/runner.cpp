@@ -23,7 +23,9 @@ namespace spmma {
 
 int RunSummary::exit_code() const {
     if (failed > 0 || errors > missing) return 1;
-    if (verified + unverified == 0) return 3;
+    // NOTES: a --resume of a shard whose runs are all recorded (a requeued Slurm task that had
+    // finished) has done its work: 0, not "nothing could run".
+    if (verified + unverified + resumed == 0) return 3;
     return missing > 0 ? 1 : 0;
 }
 
@@ -342,6 +344,7 @@ private:
         for (const Step& s : plan) {
             if (progress_) progress_->step(done_, fmt::format("{} on {}", job.problem.label(), s.plugin));
             if (s.done) {
+                ++summary_.resumed;
             } else if (s.record) {
                 Record r = *s.record;
                 emit(r);
