@@ -3,8 +3,11 @@
 # as background daemons out of one folder, on free loopback ports, so that several can run side by
 # side and none touches /etc/slurm or /etc/munge.
 #
-#   tests/slurm/local_slurm.sh start DIR   # DIR: an empty folder; prints what to export (SLURM_CONF=...)
-#   tests/slurm/local_slurm.sh stop DIR    # cancels its jobs, stops its daemons (by their recorded ids)
+#   tests/slurm/local_slurm.sh start DIR [OWNER_PID]   # DIR: an empty folder; prints what to export
+#   tests/slurm/local_slurm.sh stop DIR                 # cancels its jobs, stops its daemons
+#
+# With OWNER_PID the cluster is also stopped within a second of that process ending, however it
+# ends (a test killed at its time limit included).
 #
 # start exits 0 when the node is idle and takes jobs; 77 when this machine cannot run the daemons
 # (not root, a program missing), with the reason as the last line on stderr; 1 when they were started
@@ -139,7 +142,7 @@ fail_started() {
 }
 
 start() {
-  local dir=$1
+  local dir=$1 owner=${2:-}
   [ "$(id -u)" -eq 0 ] || cannot "not root (slurmd runs jobs as their user, so it must run as root)"
   command -v python3 >/dev/null || cannot "python3 not found (picks free ports)"
   local munged slurmctld slurmd
@@ -152,6 +155,7 @@ start() {
   [ -d "$dir" ] && [ -z "$(ls -A "$dir")" ] || { echo "local_slurm: $dir must be an empty folder" >&2; exit 2; }
   dir=$(cd "$dir" && pwd)
   mkdir -p "$dir/state" "$dir/spool" "$dir/log"
+  [ -z "$owner" ] || watch_owner "$dir" "$owner"
   # NOTES: munged wants every folder above its socket open to all (o+x), which a mktemp -d folder
   # such as DIR's parent may not be: the socket gets a folder of its own in /tmp.
   local sockdir
@@ -170,6 +174,17 @@ start() {
   spawn "$dir" slurmd "$slurmd" -D -f "$SLURM_CONF" -N "$host"
   wait_for 30 node_idle || fail_started "$dir" "node $host not idle within 30 s (sinfo: $(sinfo -h -N -o '%T %E' 2>&1))"
   echo "export SLURM_CONF=$SLURM_CONF"
+}
+
+# watch_owner DIR PID: a background watch that stops the cluster once PID has ended. Not in the pids
+# file (stop would end it while it runs stop); after a normal stop it finds nothing left to do.
+watch_owner() {
+  local dir=$1 owner=$2 self
+  self=$(realpath "$0")
+  (
+    while kill -0 "$owner" 2>/dev/null; do sleep 1; done
+    "$self" stop "$dir"
+  ) </dev/null >>"$dir/log/watch.out" 2>&1 &
 }
 
 # stop DIR: every job cancelled, then the daemons this folder's pids file names, newest first.
@@ -204,7 +219,7 @@ stop_daemon() {
 }
 
 case "${1:-}" in
-  start) [ $# -eq 2 ] || { echo "usage: $0 start DIR" >&2; exit 2; }; start "$2" ;;
+  start) [ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: $0 start DIR [OWNER_PID]" >&2; exit 2; }; start "$2" "${3:-}" ;;
   stop) [ $# -eq 2 ] || { echo "usage: $0 stop DIR" >&2; exit 2; }; stop "$2" ;;
-  *) echo "usage: $0 start DIR | stop DIR" >&2; exit 2 ;;
+  *) echo "usage: $0 start DIR [OWNER_PID] | stop DIR" >&2; exit 2 ;;
 esac

@@ -50,7 +50,7 @@ fail() {
 }
 
 rc=0
-env_line=$("$here/local_slurm.sh" start "$cluster" 2>"$tmp/start.err") || rc=$?
+env_line=$("$here/local_slurm.sh" start "$cluster" $$ 2>"$tmp/start.err") || rc=$?
 if [ "$rc" -eq "$kSkip" ]; then
   echo "SKIPPED: $(tail -n 1 "$tmp/start.err")"
   exit "$kSkip"
