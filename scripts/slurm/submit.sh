@@ -20,8 +20,9 @@
 #                         verification fails its task, and the merge job is then cancelled);
 #                         afterany: merge whatever the tasks' exit codes (still failing if a
 #                         job has no record)
-#   SPMMA_SBATCH_OPTIONS  more sbatch options for both jobs, split at spaces
-#                         (e.g. "--partition=gpu --time=02:00:00 --account=perf")
+#   SPMMA_SBATCH_OPTIONS  more sbatch options for both jobs, split at spaces, e.g.
+#                         "--partition=gpu --time=02:00:00 --cpus-per-task=16" (the OpenMP
+#                         reference that verifies each run uses the task's CPUs)
 #   SBATCH_*              sbatch's own variables (SBATCH_PARTITION, SBATCH_TIMELIMIT, ...) apply too
 #   SPMMA_PLUGIN_PATH     plugin folders, passed on to the jobs as every variable is (--export=ALL)
 set -euo pipefail
@@ -31,6 +32,7 @@ if [ $# -lt 2 ]; then
   sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 fi
+[ -f "$1" ] || { echo "submit.sh: $1: no such workload file" >&2; exit 2; }
 workload=$(realpath "$1")
 outdir=$2
 shift 2
@@ -40,8 +42,10 @@ if [ $# -gt 0 ] && [[ $1 =~ ^[0-9]+$ ]]; then
   shift
 fi
 [ "$tasks" -ge 1 ] || { echo "submit.sh: TASKS must be 1 or more" >&2; exit 2; }
-[ -f "$workload" ] || { echo "submit.sh: $1: no such workload file" >&2; exit 2; }
 
+after=${SPMMA_MERGE_AFTER:-afterok}
+case "$after" in afterok | afterany) ;; *) echo "submit.sh: SPMMA_MERGE_AFTER must be afterok or afterany" >&2; exit 2 ;; esac
+command -v sbatch >/dev/null || { echo "submit.sh: sbatch not found (not a Slurm submit host?)" >&2; exit 2; }
 if [ -z "${SPMMA:-}" ]; then
   SPMMA=$(command -v spmma || true)
   [ -n "$SPMMA" ] || SPMMA=$here/../../build/bin/spmma
@@ -59,8 +63,6 @@ if [ -f "$outdir/tasks" ] && [ "$(cat "$outdir/tasks")" != "$tasks" ]; then
 fi
 echo "$tasks" >"$outdir/tasks"
 
-after=${SPMMA_MERGE_AFTER:-afterok}
-case "$after" in afterok | afterany) ;; *) echo "submit.sh: SPMMA_MERGE_AFTER must be afterok or afterany" >&2; exit 2 ;; esac
 read -r -a common <<<"${SPMMA_SBATCH_OPTIONS:-}"
 gres=()
 [ -z "${SPMMA_GPUS_PER_TASK:-}" ] || gres=(--gres="gpu:$SPMMA_GPUS_PER_TASK")
