@@ -181,17 +181,21 @@ private:
 }  // namespace
 
 std::vector<std::unique_ptr<PluginEndpoint>> open_plugins(const std::vector<std::filesystem::path>& dirs, const EndpointOptions& o) {
+    return open_plugin_files(plugin_files(dirs), o);
+}
+
+std::vector<std::unique_ptr<PluginEndpoint>> open_plugin_files(const std::vector<std::filesystem::path>& files, const EndpointOptions& o) {
     std::vector<std::unique_ptr<PluginEndpoint>> out;
     std::vector<PluginIdentity*> ids;
     if (o.in_process) {
-        for (const auto& f : plugin_files(dirs)) {
+        for (const auto& f : files) {
             auto ep = std::make_unique<InProcessEndpoint>(Plugin::load(f));
             ids.push_back(&ep->identity());
             out.push_back(std::move(ep));
         }
     } else {
         std::vector<WorkerEndpoint*> workers;
-        for (const auto& f : plugin_files(dirs)) {
+        for (const auto& f : files) {
             auto ep = std::make_unique<WorkerEndpoint>(o.worker_exe, f, o.load_timeout_s);
             ep->begin_load();
             workers.push_back(ep.get());

@@ -82,14 +82,20 @@ void pack_metadata(Family f, const uint8_t* indices, int64_t m, int64_t k, int64
     const FamilyTraits t = traits(f);
     const int64_t groups = k / t.group;  // canonical index bytes per row
     const int64_t units = kp / t.unit_k;
-    for (int64_t rb = 0; rb < meta_rows / kMetaRowsPerUnit; ++rb)
+    // NOTES: the lane/nibble -> (row, group) map is the same in every unit: computed once. Row
+    // blocks are independent, so they are packed in parallel (a 16384 x 16384 A is 8 M words).
+    MetaPos pos[32][8];
+    for (int lane = 0; lane < 32; ++lane)
+        for (int j = 0; j < 8; ++j) pos[lane][j] = meta_position(f, lane, j);
+    const int64_t blocks = meta_rows / kMetaRowsPerUnit;
+#pragma omp parallel for schedule(static)
+    for (int64_t rb = 0; rb < blocks; ++rb)
         for (int64_t u = 0; u < units; ++u)
             for (int lane = 0; lane < 32; ++lane) {
                 uint32_t word = 0;
                 for (int j = 0; j < 8; ++j) {
-                    const MetaPos p = meta_position(f, lane, j);
-                    const int64_t row = rb * kMetaRowsPerUnit + p.row;
-                    const int64_t group = u * kMetaGroupsPerUnit + p.group;
+                    const int64_t row = rb * kMetaRowsPerUnit + pos[lane][j].row;
+                    const int64_t group = u * kMetaGroupsPerUnit + pos[lane][j].group;
                     const uint32_t nib =
                         (row < m && group < groups) ? meta_nibble(f, indices[row * groups + group]) : kMetaPadNibble;
                     word |= nib << (4 * j);
