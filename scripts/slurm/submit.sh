@@ -14,8 +14,9 @@
 # Environment:
 #   SPMMA                 the spmma program (default: spmma on PATH, else build/bin/spmma of this
 #                         checkout); passed to the jobs as an absolute path
-#   SPMMA_GPUS_PER_TASK   GPUs for each array task (--gres=gpu:N); unset: no GPU is asked for,
-#                         for the cpu plugin or a cluster without GRES
+#   SPMMA_GPUS_PER_TASK   GPUs for each array task (--gres=gpu:N; with more than one, add
+#                         --devices all to the spmma options); unset: no GPU is asked for, for
+#                         the cpu plugin or a cluster without GRES
 #   SPMMA_MERGE_AFTER     afterok (default): merge only when every task succeeded (a failed
 #                         verification fails its task, and the merge job is then cancelled);
 #                         afterany: merge whatever the tasks' exit codes (still failing if a
