@@ -30,6 +30,7 @@ RunSummary& RunSummary::operator+=(const RunSummary& o) {
     errors += o.errors;
     skipped += o.skipped;
     missing += o.missing;
+    resumed += o.resumed;
     phases += o.phases;
     gpu_busy_ms += o.gpu_busy_ms;
     return *this;
@@ -37,7 +38,9 @@ RunSummary& RunSummary::operator+=(const RunSummary& o) {
 
 int RunSummary::exit_code() const {
     if (failed > 0 || errors > missing) return 1;
-    if (verified + unverified == 0) return 3;
+    // NOTES: a --resume of a shard whose runs are all recorded (a requeued Slurm task that had
+    // finished) has done its work: 0, not "nothing could run".
+    if (verified + unverified + resumed == 0) return 3;
     return missing > 0 ? 1 : 0;
 }
 
@@ -367,6 +370,7 @@ private:
         for (const Step& s : plan) {
             if (progress_) progress_->step(done_, fmt::format("{} on {}{}", job.problem.label(), s.plugin, device_label_));
             if (s.done) {
+                ++summary_.resumed;
             } else if (s.record) {
                 Record r = *s.record;
                 emit(r);

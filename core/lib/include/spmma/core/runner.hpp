@@ -54,13 +54,15 @@ public:
 struct RunSummary {
     int verified = 0, failed = 0, unverified = 0, errors = 0, skipped = 0;
     int missing = 0;        // of the errors: plugins asked for by name that are not loaded
+    int resumed = 0;        // --resume: plugin steps whose records the file already held (not run again)
     double wall_ms = 0;     // run_jobs from start to end
     int devices = 1;        // run_on_devices: how many ran side by side
     Phases phases;          // summed over the records
     double gpu_busy_ms = 0; // the timed launches of GPU records: warm-up launches x median + every timed launch
     RunSummary& operator+=(const RunSummary& o);  // counts, phases and GPU time (not the wall time)
     // 0 all verified (or unverified by request), 1 a failure or error (a plugin asked for by name
-    // and not loaded included), 3 nothing ran (and nothing failed but missing plugins).
+    // and not loaded included), 3 nothing ran (and nothing failed but missing plugins) and nothing
+    // was already recorded (--resume).
     int exit_code() const;
     // "where the time went": each phase's seconds and share of the wall time, the GPU's share.
     std::string phase_table(double startup_ms) const;
