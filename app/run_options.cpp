@@ -1,6 +1,7 @@
 #include "run_options.hpp"
 
 #include "command.hpp"
+#include "device_slots.hpp"
 
 #include <spmma/core/junit_sink.hpp>
 #include <spmma/core/report.hpp>
@@ -11,6 +12,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 
@@ -19,22 +21,28 @@ namespace spmma::app {
 void PluginDirOptions::add_to(CLI::App* cmd) {
     cmd->add_option("--plugin-dir", plugin_dirs,
                     "Also search this folder for plugins (after the installed ones and SPMMA_PLUGIN_PATH: a name already taken is refused)");
-    cmd->add_option("--device", device, "Device index as the plugins count them")->capture_default_str();
+    device_option_ = cmd->add_option("--device", device, "Device index as the plugins count them")->capture_default_str();
     cmd->add_flag("--in-process", in_process,
                   "Load the plugins into spmma itself, not into worker processes (for gdb and Nsight; a crashing plugin ends the run)");
 }
 
 std::vector<std::filesystem::path> PluginDirOptions::dirs() const { return plugin_search_path(plugin_dirs); }
 
-std::vector<std::unique_ptr<PluginEndpoint>> PluginDirOptions::open() const {
+EndpointOptions PluginDirOptions::endpoint_options() const {
     EndpointOptions o;
     o.in_process = in_process;
     o.worker_exe = executable_dir() / "spmma";
-    return open_plugins(dirs(), o);
+    return o;
 }
+
+std::vector<std::unique_ptr<PluginEndpoint>> PluginDirOptions::open() const { return open_plugins(dirs(), endpoint_options()); }
 
 void RunOptions::add_to(CLI::App* cmd) {
     PluginDirOptions::add_to(cmd);
+    cmd->add_option("--devices", devices,
+                    "Run on several devices of this host: 'all' or indices (0,1,...); one set of plugin workers per device, "
+                    "each problem to the next device that is free; every record names its device")
+        ->excludes(device_option_);
     cmd->add_option("--plugin,-p", plugins, "Run only these plugins (repeat or comma-separate)")->delimiter(',');
     cmd->add_option("--kernel", kernels, "Run the kernels whose names match these globs (e.g. 'sm90a_*_128x*')")->delimiter(',');
     cmd->add_option("--emulate", emulate,
@@ -66,16 +74,8 @@ void RunOptions::add_to(CLI::App* cmd) {
     cmd->add_flag("-q,--quiet", quiet, "No table (records still go to --json/--csv)");
 }
 
-int RunOptions::run(const std::vector<Job>& all_jobs) const {
-    std::vector<Job> jobs;
-    try {
-        const std::optional<Shard> sh = shard.empty() ? shard_from_slurm() : std::optional<Shard>(parse_shard(shard));
-        jobs = number_and_shard(all_jobs, sh);
-    } catch (const std::invalid_argument& e) {
-        fmt::print(stderr, "spmma: --shard: {}\n", e.what());
-        return kExitUsage;
-    }
-    RunnerOptions o;
+// The runner's options from the command line; an exit code when they are wrong.
+std::optional<int> RunOptions::runner_options(RunnerOptions& o) const {
     if (resume) {
         if (json.empty() || json == "-") {
             fmt::print(stderr, "spmma: --resume needs --json FILE (the records to resume from)\n");
@@ -128,15 +128,56 @@ int RunOptions::run(const std::vector<Job>& all_jobs) const {
     o.save_operands = save_operands;
     o.save_failures = save_failures;
     if (!plugin_dirs.empty()) o.plugin_dir = plugin_dirs.front();
+    return std::nullopt;
+}
 
-    const auto t_start = std::chrono::steady_clock::now();
-    const auto found = open();
+// The devices of the run, each with its plugins: --device, or --devices (one plugin set each).
+std::optional<int> RunOptions::open_slots(const RunnerOptions& o, std::vector<DeviceSlot>& slots) const {
+    auto found = open();
     for (const auto& p : found)
         if (!p->identity().usable()) fmt::print(stderr, "spmma: plugin {}: {}\n", p->identity().file.string(), p->identity().error);
     if (!o.baseline.empty() && !find_endpoint(found, o.baseline)) {
         fmt::print(stderr, "spmma: --baseline: no plugin named '{}' is loaded\n", o.baseline);
         return kExitUsage;
     }
+    std::vector<int> ids{device};
+    if (!devices.empty()) {
+        try {
+            ids = parse_devices(devices, found, o.plugins);
+        } catch (const std::invalid_argument& e) {
+            fmt::print(stderr, "spmma: --devices: {}\n", e.what());
+            return kExitUsage;
+        }
+        if (ids.size() > 1 && in_process) {
+            fmt::print(stderr, "spmma: --devices with more than one device runs the plugins in worker processes: drop --in-process\n");
+            return kExitUsage;
+        }
+    }
+    std::vector<std::filesystem::path> used;  // what the other devices load: the plugins to run and the baseline
+    auto runs = [&](const std::string& name) {
+        return o.plugins.empty() || name == o.baseline || std::find(o.plugins.begin(), o.plugins.end(), name) != o.plugins.end();
+    };
+    for (const auto& p : found)
+        if (p->identity().usable() && runs(p->identity().name)) used.push_back(p->identity().file);
+    slots = device_slots(ids, std::move(found), [&] { return open_plugin_files(used, endpoint_options()); });
+    return std::nullopt;
+}
+
+int RunOptions::run(const std::vector<Job>& all_jobs) const {
+    std::vector<Job> jobs;
+    std::optional<Shard> sh;
+    try {
+        sh = shard.empty() ? shard_from_slurm() : std::optional<Shard>(parse_shard(shard));
+        jobs = number_and_shard(all_jobs, sh);
+    } catch (const std::invalid_argument& e) {
+        fmt::print(stderr, "spmma: --shard: {}\n", e.what());
+        return kExitUsage;
+    }
+    RunnerOptions o;
+    if (auto rc = runner_options(o)) return *rc;
+    const auto t_start = std::chrono::steady_clock::now();
+    std::vector<DeviceSlot> slots;
+    if (auto rc = open_slots(o, slots)) return *rc;
 
     std::vector<std::unique_ptr<RecordSink>> owned;
     const bool stdout_taken = json == "-" || csv == "-";
@@ -155,8 +196,14 @@ int RunOptions::run(const std::vector<Job>& all_jobs) const {
     if (!no_progress && isatty(STDERR_FILENO)) progress = std::make_unique<TerminalProgress>(stderr);
 
     const double startup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_start).count();
-    const RunSummary summary = spmma::run_jobs(jobs, found, o, sinks, progress.get());
+    const RunSummary summary = spmma::run_on_devices(jobs, slots, o, sinks, progress.get());
     if (!quiet) fmt::print(stdout_taken ? stderr : stdout, "\n{}", summary.phase_table(startup_ms));
+    // NOTES: a job array larger than the workload has shards with no jobs; each still leaves its
+    // (empty) --json file for merge, and succeeds.
+    if (sh && jobs.empty()) {
+        fmt::print(stderr, "spmma: shard {} of a workload of {} jobs has no jobs\n", sh->text(), all_jobs.size());
+        return 0;
+    }
     return summary.exit_code();
 }
 

@@ -4,9 +4,11 @@
 
 #include <spmma/core/endpoint.hpp>
 #include <spmma/core/job.hpp>
+#include <spmma/core/runner.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,17 +18,19 @@ struct PluginDirOptions {
     std::vector<std::string> plugin_dirs;
     int device = 0;
     bool in_process = false;
+    CLI::Option* device_option_ = nullptr;
     void add_to(CLI::App* cmd);
     std::vector<std::filesystem::path> dirs() const;
     // Every plugin found, each in its worker process (or loaded here with --in-process).
     std::vector<std::unique_ptr<PluginEndpoint>> open() const;
+    EndpointOptions endpoint_options() const;
 };
 
 struct RunOptions : PluginDirOptions {
     std::vector<std::string> plugins, kernels;
     std::string emulate;
     int warmup = -1, iterations = -1;
-    std::string verify, json, csv, junit, baseline, save_operands, save_failures, shard;
+    std::string verify, json, csv, junit, baseline, save_operands, save_failures, shard, devices;
     bool resume = false;
     long samples = 4096;
     bool no_progress = false, quiet = false;
@@ -36,6 +40,10 @@ struct RunOptions : PluginDirOptions {
     void add_to(CLI::App* cmd);
     // Runs the jobs on the plugins found; the exit code.
     int run(const std::vector<Job>& jobs) const;
+
+private:
+    std::optional<int> runner_options(RunnerOptions& o) const;
+    std::optional<int> open_slots(const RunnerOptions& o, std::vector<DeviceSlot>& slots) const;
 };
 
 }  // namespace spmma::app

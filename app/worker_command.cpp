@@ -9,7 +9,8 @@ namespace {
 class WorkerCommand final : public Command {
 public:
     explicit WorkerCommand(CLI::App& app) {
-        cmd_ = app.add_subcommand("worker", "");  // an empty description hides it from --help
+        cmd_ = app.add_subcommand("worker", "How spmma runs a plugin in its own process");
+        cmd_->group("");  // no group: hidden from --help
         cmd_->add_option("--fd", fd_, "Socket to the parent")->required();
     }
     CLI::App* subcommand() const override { return cmd_; }

@@ -131,6 +131,31 @@ TEST_CASE("merge names missing and doubled jobs and exits 1", "[cli][sweep]") {
     CHECK_THAT(doubled.out, Catch::Contains("duplicated: job 0 ("));
 }
 
+TEST_CASE("a shard with no jobs (more shards than jobs) succeeds and leaves an empty record file", "[cli][sweep]") {
+    const std::string json = temp_path("empty-shard.jsonl");
+    std::remove(json.c_str());
+    const auto r = spmma_cli("run " + kQuick + " --plugin cpu --no-progress -q --shard 30/32 --json " + json);
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("shard 30/32 of a workload of 22 jobs has no jobs"));
+    CHECK(std::filesystem::exists(json));
+    CHECK(read_file(json).empty());
+}
+
+TEST_CASE("--resume of a shard whose runs are all recorded runs nothing again and succeeds", "[cli][sweep]") {
+    // A requeued Slurm task that had finished before it was stopped.
+    const std::string json = temp_path("finished-shard.jsonl");
+    std::remove(json.c_str());
+    const std::string args = "run " + kQuick + " --plugin cpu --no-progress -q --shard 1/4 --json " + json;
+    REQUIRE(spmma_cli(args).code == 0);
+    const std::string before = read_file(json);
+    REQUIRE(!before.empty());
+    const auto r = spmma_cli(args + " --resume");
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK(read_file(json) == before);
+}
+
 TEST_CASE("Slurm's array variables choose the shard when --shard is not given", "[cli][sweep]") {
     const std::string json = temp_path("slurm.jsonl");
     const auto r = spmma_cli_env("SLURM_ARRAY_TASK_ID=5 SLURM_ARRAY_TASK_MIN=4 SLURM_ARRAY_TASK_COUNT=4",

@@ -23,7 +23,7 @@ TEST_CASE("cusparselt's split-k candidates: 2, 4, 8, 16 slices, each reduced in 
                                             "alg 7 split-k 16 one-kernel", "alg 7 split-k 16 two-kernels"});
 }
 
-TEST_CASE("a cusparselt pick survives the plan cache's JSON; a damaged one is refused with why", "[baselines][cusparselt]") {
+TEST_CASE("a cusparselt pick survives the plan cache's JSON, a damaged one is refused with why", "[baselines][cusparselt]") {
     std::string why;
     for (const SpCandidate c : {SpCandidate{20, 0, 0}, SpCandidate{3, 8, 2}}) {
         const auto back = candidate_from_json(to_json(c), why);

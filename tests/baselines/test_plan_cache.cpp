@@ -72,7 +72,7 @@ TEST_CASE("the cache file is in SPMMA_CACHE_DIR, else XDG_CACHE_HOME/spmma, else
     CHECK(cache_settings("x.json", env({})).file.empty());
 }
 
-TEST_CASE("SPMMA_PLAN_CACHE is on by default, off or refresh; anything else is an error naming it", "[baselines][cache]") {
+TEST_CASE("SPMMA_PLAN_CACHE is on by default, off or refresh, anything else is an error naming it", "[baselines][cache]") {
     CHECK(cache_settings("x.json", env({})).mode == CacheMode::On);
     CHECK(cache_settings("x.json", env({{"SPMMA_PLAN_CACHE", "on"}})).mode == CacheMode::On);
     CHECK(cache_settings("x.json", env({{"SPMMA_PLAN_CACHE", "off"}})).mode == CacheMode::Off);

@@ -51,7 +51,7 @@ CacheSettings settings(const fs::path& file, CacheMode mode = CacheMode::On) { r
 
 }  // namespace
 
-TEST_CASE("the first choice searches and writes the file; another process takes the plan from the file", "[baselines][cache]") {
+TEST_CASE("the first choice searches and writes the file, another process takes the plan from the file", "[baselines][cache]") {
     const fs::path file = temp_dir("first") / "cublas-plans.json";
     FakePlugin first;
     PlanMemory memory_a;

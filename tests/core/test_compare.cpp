@@ -69,7 +69,7 @@ TEST_CASE("errors, skips and unknown statuses after a verified run are regressio
     }
 }
 
-TEST_CASE("a record that failed and still fails is a failure; one that now verifies passes", "[compare]") {
+TEST_CASE("a record that failed and still fails is a failure, one that now verifies passes", "[compare]") {
     const auto still = cmp({record_json("failed", tight_times(1.0))}, {record_json("error", {})});
     CHECK(still.rows[0].status == StatusChange::StillBad);
     CHECK(still.rows[0].verdict == "FAILING");
@@ -84,7 +84,7 @@ TEST_CASE("a record that failed and still fails is a failure; one that now verif
     CHECK(skipped.exit_code() == 0);
 }
 
-TEST_CASE("records in one file only are listed; a failing one in the new file fails the gate", "[compare]") {
+TEST_CASE("records in one file only are listed, a failing one in the new file fails the gate", "[compare]") {
     const auto a = record_json("verified", tight_times(1.0), 64), b = record_json("verified", tight_times(1.0), 96);
     const auto c = record_json("failed", tight_times(1.0), 128);
     const auto r = cmp({a, b}, {a, c});

@@ -48,10 +48,15 @@ TEST_CASE("spmma plugins lists a plugin the build skipped, with why and how to g
     CHECK_THAT(verbose, Catch::Contains("vendorx\n  status:      not built: vendorx.h not found") &&
                             Catch::Contains("  listed in:   " + (dir / "not-built.json").string()));
 
+    // The build's own plugin folder may list plugins it skipped too (cublas, cusparselt without CUDA).
     const nlohmann::json j = plugins_json(eps, dirs, 0);
-    REQUIRE(j["not_built"].size() == 1);
-    CHECK(j["not_built"][0]["name"] == "vendorx");
-    CHECK(j["not_built"][0]["how"] == "scripts/build.sh fetches it with pip; or set VENDORX_ROOT");
+    std::vector<nlohmann::json> vendorx;
+    for (const auto& e : j["not_built"]) {
+        CHECK(e["name"] != "cpu");  // loaded: its stale entry is left out
+        if (e["name"] == "vendorx") vendorx.push_back(e);
+    }
+    REQUIRE(vendorx.size() == 1);
+    CHECK(vendorx[0]["how"] == "scripts/build.sh fetches it with pip; or set VENDORX_ROOT");
     CHECK_FALSE(j.contains("not_built_problems"));
     fs::remove_all(dir);
 }

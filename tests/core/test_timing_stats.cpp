@@ -94,7 +94,7 @@ TEST_CASE("times scaled by 1.10 give an estimate of exactly 1.10 inside the inte
     CHECK(judge_timing(same, 0.05) == TimingVerdict::Same);
 }
 
-TEST_CASE("a wide spread makes a 10 % change too noisy, not slower; a doubling is still slower", "[stats]") {
+TEST_CASE("a wide spread makes a 10 % change too noisy, not slower, a doubling is still slower", "[stats]") {
     const auto o = spread(20, 5.0, 15.0);  // +-50 % around the median
     const RatioInterval ten = ratio_interval(o, scaled(o, 1.10), 0.99);
     REQUIRE(ten.defined);

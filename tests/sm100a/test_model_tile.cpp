@@ -1,6 +1,6 @@
 // The sm100a plugin's host packing and descriptor helpers, run through the tcgen05.mma.sp
 // instruction model exactly as one CTA of the kernel would use them (cta_group::1, M = 128):
-//   random canonical operands (core/include/spmma/plugin.h layouts)
+//   random canonical operands (abi/include/spmma/plugin.h layouts)
 //   -> the plugin's pack library (A values, B, metadata chunks, scale chunks)
 //   -> bytes placed in a modelled shared memory as the kernel's TMA boxes would place them
 //      (64-byte swizzle for A, 128-byte for B, plain 16-byte rows for metadata and scales;
@@ -340,7 +340,7 @@ const spmma_dtype kF8f6f4Types[] = {SPMMA_E4M3, SPMMA_E5M2, SPMMA_E3M2, SPMMA_E2
 
 }  // namespace
 
-TEST_CASE("sm100a packing through the tcgen05 model: kind::f16 (f16, bf16; f32 and f16 accumulation)", "[sm100a][model]") {
+TEST_CASE("sm100a packing through the tcgen05 model: kind::f16 (f16, bf16, f32 and f16 accumulation)", "[sm100a][model]") {
     check_case({Kind::F16, ScaleVec::None, SPMMA_F16, SPMMA_F16, SPMMA_F32, SPMMA_DTYPE_NONE}, 1);
     check_case({Kind::F16, ScaleVec::None, SPMMA_BF16, SPMMA_BF16, SPMMA_F32, SPMMA_DTYPE_NONE}, 2);
     check_case({Kind::F16, ScaleVec::None, SPMMA_F16, SPMMA_F16, SPMMA_F16, SPMMA_DTYPE_NONE}, 3);
@@ -387,7 +387,7 @@ TEST_CASE("sm100a packing through the tcgen05 model: kind::mxf4nvf4 (4X ue8m0 an
     check_case({Kind::MXF4NVF4, ScaleVec::X2, SPMMA_E2M1, SPMMA_E2M1, SPMMA_F32, SPMMA_UE8M0}, 502);
 }
 
-TEST_CASE("sm100a packing through the tcgen05 model: N = 256 (the 128x256 kernels; scale B in two 128-column groups)",
+TEST_CASE("sm100a packing through the tcgen05 model: N = 256 (the 128x256 kernels, scale B in two 128-column groups)",
           "[sm100a][model]") {
     check_case({Kind::F16, ScaleVec::None, SPMMA_BF16, SPMMA_BF16, SPMMA_F32, SPMMA_DTYPE_NONE}, 600, 256);
     check_case({Kind::I8, ScaleVec::None, SPMMA_S8, SPMMA_S8, SPMMA_S32, SPMMA_DTYPE_NONE}, 601, 256);

@@ -22,7 +22,7 @@ namespace sm120a_test {
 using spmma_sm120a::Form;
 using spmma_sm120a::Tile;
 
-// Canonical operands as the ABI hands them over (core/include/spmma/plugin.h), C as values.
+// Canonical operands as the ABI hands them over (abi/include/spmma/plugin.h), C as values.
 struct Operands {
     int64_t m = 0, n = 0, k = 0;
     double alpha = 1.0, beta = 0.0;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <future>
+#include <map>
 
 namespace spmma {
 namespace {
@@ -21,25 +22,32 @@ public:
         return p_.unsupported_reason(device, p, kernel);
     }
     ExecResult execute(const ExecRequest& req, const Exchange& ex, double) override {
-        for (auto& p : pinning_) p.wait();
-        pinning_.clear();
+        if (auto it = pinning_.find(ex.operands); it != pinning_.end()) it->second.wait();  // its own arena only
         ex.operands->pin_for(req.device_uuid);  // see worker_main.cpp
         if (req.result.count == 0) ex.results->pin_for(req.device_uuid);
         return spmma::execute(p_, req, ex.layout.view(ex.operands->data()), ex.results->data());
     }
-    // Pins on threads of their own, beside the runner's generation (execute waits for them).
+    // Pins on a thread of its own, one arena after the other, beside the runner's generation
+    // (execute waits for the arena it reads).
     void prepare(const std::vector<Arena*>& arenas, const std::string& device_uuid) override {
         if (device_uuid.empty()) return;
-        for (Arena* a : arenas) pinning_.push_back(std::async(std::launch::async, [a, device_uuid] { a->pin_for(device_uuid); }));
+        std::shared_future<void> before;
+        for (Arena* a : arenas) {
+            before = std::async(std::launch::async, [a, device_uuid, before] {
+                         if (before.valid()) before.wait();
+                         a->pin_for(device_uuid);
+                     }).share();
+            pinning_[a] = before;
+        }
     }
     ~InProcessEndpoint() override {
-        for (auto& p : pinning_) p.wait();
+        for (auto& [arena, p] : pinning_) p.wait();
     }
     const char* isolation() const override { return "in-process"; }
 
 private:
     Plugin p_;
-    std::vector<std::future<void>> pinning_;
+    std::map<const Arena*, std::shared_future<void>> pinning_;
 };
 
 class WorkerEndpoint final : public PluginEndpoint {
@@ -181,17 +189,21 @@ private:
 }  // namespace
 
 std::vector<std::unique_ptr<PluginEndpoint>> open_plugins(const std::vector<std::filesystem::path>& dirs, const EndpointOptions& o) {
+    return open_plugin_files(plugin_files(dirs), o);
+}
+
+std::vector<std::unique_ptr<PluginEndpoint>> open_plugin_files(const std::vector<std::filesystem::path>& files, const EndpointOptions& o) {
     std::vector<std::unique_ptr<PluginEndpoint>> out;
     std::vector<PluginIdentity*> ids;
     if (o.in_process) {
-        for (const auto& f : plugin_files(dirs)) {
+        for (const auto& f : files) {
             auto ep = std::make_unique<InProcessEndpoint>(Plugin::load(f));
             ids.push_back(&ep->identity());
             out.push_back(std::move(ep));
         }
     } else {
         std::vector<WorkerEndpoint*> workers;
-        for (const auto& f : plugin_files(dirs)) {
+        for (const auto& f : files) {
             auto ep = std::make_unique<WorkerEndpoint>(o.worker_exe, f, o.load_timeout_s);
             ep->begin_load();
             workers.push_back(ep.get());

@@ -119,6 +119,7 @@ nlohmann::json Record::to_json() const {
     o["kernel_request"] = kernel_request;
     o["sweep"] = {{"job", job.index}, {"jobs", job.count}, {"plugins", plugins_requested}};
     if (!job.shard.empty()) o["sweep"]["shard"] = job.shard;
+    if (generate_ms > 0) o["sweep"]["generate_ms"] = generate_ms;
     o["plugin"] = {{"name", plugin}, {"version", plugin_version}, {"vendor", plugin_vendor}, {"target", plugin_target},
                    {"file", plugin_file}, {"sha256", plugin_sha256}, {"abi", fmt::format("{}.{}", plugin_abi_major, plugin_abi_minor)},
                    {"kind", dense ? "dense" : "sparse"}, {"isolation", isolation}};

@@ -1,6 +1,7 @@
 #include <spmma/core/runner.hpp>
 
 #include "job_state.hpp"
+#include "shared_output.hpp"
 
 #include <spmma/core/npy.hpp>
 #include <spmma/core/operands.hpp>
@@ -18,20 +19,40 @@
 #include <set>
 #include <memory>
 #include <optional>
+#include <thread>
 
 namespace spmma {
 
+RunSummary& RunSummary::operator+=(const RunSummary& o) {
+    verified += o.verified;
+    failed += o.failed;
+    unverified += o.unverified;
+    errors += o.errors;
+    skipped += o.skipped;
+    missing += o.missing;
+    resumed += o.resumed;
+    phases += o.phases;
+    gpu_busy_ms += o.gpu_busy_ms;
+    return *this;
+}
+
 int RunSummary::exit_code() const {
     if (failed > 0 || errors > missing) return 1;
-    if (verified + unverified == 0) return 3;
+    // NOTES: a --resume of a shard whose runs are all recorded (a requeued Slurm task that had
+    // finished) has done its work: 0, not "nothing could run".
+    if (verified + unverified + resumed == 0) return 3;
     return missing > 0 ? 1 : 0;
 }
 
+// NOTES: on several devices the phases add up over the devices: each share is of the time the
+// devices had (wall x devices), so the column still sums to 100 %.
 std::string RunSummary::phase_table(double startup_ms) const {
     const double wall = wall_ms + startup_ms;
     if (wall <= 0) return {};
-    auto line = [&](const char* what, double ms) { return fmt::format("  {:<10} {:>9.2f} s {:>5.1f} %\n", what, ms / 1e3, 100 * ms / wall); };
-    std::string out = fmt::format("where the time went ({:.2f} s wall):\n", wall / 1e3);
+    const double capacity = wall_ms * devices + startup_ms;
+    auto line = [&](const char* what, double ms) { return fmt::format("  {:<10} {:>9.2f} s {:>5.1f} %\n", what, ms / 1e3, 100 * ms / capacity); };
+    std::string out = fmt::format("where the time went ({:.2f} s wall", wall / 1e3);
+    out += devices > 1 ? fmt::format(", {} devices: shares of {:.2f} device-seconds):\n", devices, capacity / 1e3) : "):\n";
     out += line("start", startup_ms);
     out += line("generate", phases.generate);
     out += line("prepare", phases.prepare);
@@ -39,8 +60,9 @@ std::string RunSummary::phase_table(double startup_ms) const {
     out += line("run", phases.run);
     out += line("download", phases.download);
     out += line("verify", phases.verify);
-    out += line("other", wall - startup_ms - phases.total() + phases.other);
-    out += fmt::format("  GPU busy (timed launches) {:.2f} s, {:.1f} % of the wall time\n", gpu_busy_ms / 1e3, 100 * gpu_busy_ms / wall);
+    out += line("other", capacity - startup_ms - phases.total() + phases.other);
+    out += fmt::format("  GPU busy (timed launches) {:.2f} s, {:.1f} % of the {}\n", gpu_busy_ms / 1e3, 100 * gpu_busy_ms / capacity,
+                       devices > 1 ? "device-seconds" : "wall time");
     return out;
 }
 
@@ -128,10 +150,12 @@ public:
     Runner(const std::vector<std::unique_ptr<PluginEndpoint>>& plugins, const RunnerOptions& o, const std::vector<RecordSink*>& sinks,
            Progress* progress)
         : plugins_(plugins), opts_(o), sinks_(sinks), progress_(progress) {}
+    void set_device_label(std::string label) { device_label_ = std::move(label); }
 
     // NOTES: the next job is planned and its operands generated (into the other arena) while
     // this job's plugins run; a job's state is dropped before the job after next reuses its arena.
-    RunSummary run(const std::vector<Job>& jobs_in) {
+    // Jobs come from `feed`: in order on one device, as devices free up on several.
+    RunSummary run(const std::vector<Job>& jobs_in, JobFeed& feed) {
         const auto t0 = Clock::now();
         std::vector<Job> jobs = jobs_in;
         size_t total = 0;
@@ -142,18 +166,22 @@ public:
         if (progress_) progress_->start(total);
         std::unique_ptr<detail::JobState> next;
         Plan next_plan;
+        size_t generated = 0;
         auto prepare = [&](size_t i) {
             next_plan = plan(jobs[i]);
-            next = std::make_unique<detail::JobState>(jobs[i], opts_.verify_options, operand_arenas_[i % 2]);
+            next = std::make_unique<detail::JobState>(jobs[i], opts_.verify_options, operand_arenas_[generated++ % 2]);
             if (runs_anything(next_plan)) next->start();
         };
         reserve_and_prepare(jobs);
-        if (!jobs.empty()) prepare(0);
-        for (size_t i = 0; i < jobs.size(); ++i) {
+        std::optional<size_t> current = feed.next();
+        if (current) prepare(*current);
+        while (current) {
             std::unique_ptr<detail::JobState> state = std::move(next);
-            const Plan current = std::move(next_plan);
-            if (i + 1 < jobs.size()) prepare(i + 1);
-            run_job(jobs[i], current, *state);
+            const Plan plan_now = std::move(next_plan);
+            const std::optional<size_t> following = feed.next();
+            if (following) prepare(*following);
+            run_job(jobs[*current], plan_now, *state);
+            current = following;
         }
         if (progress_) progress_->finish();
         for (auto* s : sinks_) s->finish();
@@ -340,8 +368,9 @@ private:
     void run_job(const Job& job, const Plan& plan, detail::JobState& state) {
         baseline_.reset();
         for (const Step& s : plan) {
-            if (progress_) progress_->step(done_, fmt::format("{} on {}", job.problem.label(), s.plugin));
+            if (progress_) progress_->step(done_, fmt::format("{} on {}{}", job.problem.label(), s.plugin, device_label_));
             if (s.done) {
+                ++summary_.resumed;
             } else if (s.record) {
                 Record r = *s.record;
                 emit(r);
@@ -390,6 +419,7 @@ private:
         const auto t_all = Clock::now();
         try {
             ph.generate = state.wait_operands();  // the part of generation this job did not hide
+            r.generate_ms = state.generate_ms();
         } catch (const std::exception& e) {
             Record err = error_record(job, &p, "generate", e.what());
             emit(err);
@@ -478,6 +508,7 @@ private:
     Progress* progress_;
     RunSummary summary_;
     size_t done_ = 0;
+    std::string device_label_;
     std::optional<Baseline> baseline_;
     std::map<std::string, DeviceInfo> probed_;
     // Two operand arenas: the next job is generated into one while this job runs from the other.
@@ -489,7 +520,38 @@ private:
 
 RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins, const RunnerOptions& options,
                     const std::vector<RecordSink*>& sinks, Progress* progress) {
-    return Runner(plugins, options, sinks, progress).run(jobs);
+    JobFeed feed(jobs.size());
+    return Runner(plugins, options, sinks, progress).run(jobs, feed);
+}
+
+RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<DeviceSlot>& slots, const RunnerOptions& options,
+                          const std::vector<RecordSink*>& sinks, Progress* progress) {
+    if (slots.size() == 1) {
+        RunnerOptions o = options;
+        o.device = slots[0].device;
+        return run_jobs(jobs, slots[0].plugins, o, sinks, progress);
+    }
+    const auto t0 = Clock::now();
+    detail::SharedOutput shared(sinks, progress);
+    JobFeed feed(jobs.size());
+    std::vector<RunSummary> parts(slots.size());
+    std::vector<std::thread> threads;
+    std::vector<RunnerOptions> opts(slots.size(), options);
+    for (size_t i = 0; i < slots.size(); ++i) {
+        opts[i].device = slots[i].device;
+        threads.emplace_back([&, i] {
+            Runner r(slots[i].plugins, opts[i], shared.sinks(), progress ? &shared : nullptr);
+            r.set_device_label(fmt::format(" (device {})", slots[i].device));
+            parts[i] = r.run(jobs, feed);
+        });
+    }
+    for (auto& t : threads) t.join();
+    shared.finish_all();
+    RunSummary total;
+    for (const RunSummary& p : parts) total += p;
+    total.wall_ms = ms_since(t0);
+    total.devices = static_cast<int>(slots.size());
+    return total;
 }
 
 }  // namespace spmma

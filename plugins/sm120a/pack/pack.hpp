@@ -1,5 +1,5 @@
 // Host packing for the sm120a kernels (pure C++, no CUDA): the canonical operands of
-// core/include/spmma/plugin.h (compressed A values + index bytes, column-major B, block scales)
+// abi/include/spmma/plugin.h (compressed A values + index bytes, column-major B, block scales)
 // into the instruction-ordered buffers of include/spmma_sm120a/layout.hpp. Element formats:
 // kind::f8f6f4 / kind::mxf8f6f4 read every type in an 8-bit container (e2m1 in bits 5..2,
 // e3m2/e2m3 in bits 5..0, e4m3/e5m2 as is), so canonical packed e2m1 is expanded; kind::mxf4 /

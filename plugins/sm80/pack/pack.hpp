@@ -1,5 +1,5 @@
 // Host packing for the sm80 kernels (pure C++): the canonical compressed A (values + index
-// bytes, core/include/spmma/plugin.h) into the packed A values and metadata words of
+// bytes, abi/include/spmma/plugin.h) into the packed A values and metadata words of
 // include/spmma_sm80/layout.hpp, and the column-major B into its padded copy.
 #pragma once
 

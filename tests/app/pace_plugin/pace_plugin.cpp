@@ -1,5 +1,7 @@
 // A test plugin whose launches take a set time: each one spins on the steady clock until
 // SPMMA_TEST_PACE_US microseconds (default 300) have passed, and reports the time it measured.
+// It has SPMMA_TEST_PACE_DEVICES devices (default 1; the --devices tests use more), each with
+// its own name and UUID.
 // D comes back as zeros, so it runs with --verify none. The compare tests make real record files
 // with it whose times are known, and slower ones by a known factor: on a loaded machine a
 // launch is at least the set time, longer only when the spin was preempted.
@@ -9,6 +11,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace spmma_pace {
 namespace {
@@ -21,6 +24,12 @@ double pace_us() {
     const char* v = std::getenv("SPMMA_TEST_PACE_US");
     const double us = v ? std::atof(v) : 300.0;
     return us > 0 ? us : 300.0;
+}
+
+int pace_devices() {
+    const char* v = std::getenv("SPMMA_TEST_PACE_DEVICES");
+    const int n = v ? std::atoi(v) : 1;
+    return n > 0 ? n : 1;
 }
 
 class PaceGemm : public Gemm {
@@ -51,18 +60,19 @@ public:
     spmma_plugin_info info() const override {
         return {sizeof(spmma_plugin_info), 0, "pace", "spmma tests", "1", "cpu", "test plugin: every launch takes SPMMA_TEST_PACE_US"};
     }
-    int device_count() const override { return 1; }
+    int device_count() const override { return pace_devices(); }
     void probe(int device, spmma_device_info* out) const override {
         spmma_device_info d{};
         d.struct_size = sizeof d;
-        d.runnable = device == 0;
-        write_string(d.name, sizeof d.name, "pace device");
+        d.runnable = device >= 0 && device < pace_devices();
+        write_string(d.name, sizeof d.name, ("pace device " + std::to_string(device)).c_str());
+        write_string(d.uuid, sizeof d.uuid, ("pace-" + std::to_string(device)).c_str());
         write_string(d.arch, sizeof d.arch, "cpu");
         copy_out(out, d);
     }
     std::span<const spmma_kernel_info> kernels() const override { return kKernels; }
     void check_supported(int device, const spmma_problem&, const char*) const override {
-        if (device != 0) unsupported("one device, 0");
+        if (device < 0 || device >= pace_devices()) unsupported("no such device (SPMMA_TEST_PACE_DEVICES)");
     }
     std::unique_ptr<Gemm> create(int, const spmma_problem& p, const char*) override {
         return std::make_unique<PaceGemm>(p, static_cast<size_t>(p.m * p.n) * static_cast<size_t>(spmma_dtype_storage_bits(p.d_type)) / 8);

@@ -1,4 +1,4 @@
-// Host-side packing of the canonical operands (core/include/spmma/plugin.h) into what the sm100a
+// Host-side packing of the canonical operands (abi/include/spmma/plugin.h) into what the sm100a
 // kernels load with TMA and move to tensor memory. Pure C++ (no CUDA): the plugin and the tests
 // link it.
 //   A values: m rows of kp/2 elements in the instruction's shared-memory format (16/32-bit and

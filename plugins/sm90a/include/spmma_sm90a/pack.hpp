@@ -1,4 +1,4 @@
-// Host-side packing of the canonical operands (core/include/spmma/plugin.h) into what the sm90a
+// Host-side packing of the canonical operands (abi/include/spmma/plugin.h) into what the sm90a
 // kernels load with TMA. Pure C++ (no CUDA): the plugin and the tests link it.
 //   A values: m rows of kp/2 elements (the canonical row, then zeros): K-major, as wgmma's
 //             sparse A operand wants it; kp pads k to whole pipeline stages.

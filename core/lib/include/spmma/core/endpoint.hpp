@@ -56,6 +56,10 @@ struct EndpointOptions {
 // Workers are started together, so slow starts (CUDA init) overlap.
 std::vector<std::unique_ptr<PluginEndpoint>> open_plugins(const std::vector<std::filesystem::path>& dirs, const EndpointOptions& o);
 
+// These plugin files, loaded as the options say, duplicates refused (the devices after the first
+// of --devices: only the files the run uses).
+std::vector<std::unique_ptr<PluginEndpoint>> open_plugin_files(const std::vector<std::filesystem::path>& files, const EndpointOptions& o);
+
 // The usable endpoint named `name`, or nullptr.
 PluginEndpoint* find_endpoint(const std::vector<std::unique_ptr<PluginEndpoint>>& eps, const std::string& name);
 

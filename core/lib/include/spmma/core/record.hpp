@@ -68,6 +68,7 @@ struct Record {
     std::string kernel;
     std::string kernel_request;   // the kernel asked for ("" : the plugin's choice)
     std::vector<std::string> plugins_requested;  // every plugin the job runs on (completeness for merge)
+    double generate_ms = 0;                       // how long the job's operands took to make (once, for all its plugins)
     std::string device, device_arch, driver;
     int device_index = 0;
     std::string device_uuid, device_pci_bus_id;
