@@ -4,7 +4,9 @@
 # run: the vendor libraries' searches), (2) again with the cache, plugins in worker processes,
 # (3) the same in-process; then configs/quick.toml on every plugin (the README's main job).
 # Prints each run's wall time and phase table, then the worker / in-process pairing.
-#   OUT=... bench/sweep/standard.sh
+# REPEAT=N runs the worker / in-process pair N times, alternating (the isolation cost against
+# the run-to-run spread).
+#   OUT=... [REPEAT=2] bench/sweep/standard.sh
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -23,9 +25,12 @@ run() {  # run NAME LIMIT ARGS...
 }
 S="run configs/llm-shapes.toml --plugin sm90a,cublas,cusparselt"
 run fill "${T_FILL:-300}" $S --json "$OUT/fill.jsonl"
-run worker "${T_RUN:-120}" $S --json "$OUT/worker.jsonl"
-run in-process "${T_RUN:-120}" $S --in-process --json "$OUT/in-process.jsonl"
-python3 bench/sweep/pair.py "$OUT/worker.jsonl" "$OUT/in-process.jsonl" > "$OUT/pair.txt"
-tail -1 "$OUT/pair.txt"
+for rep in $(seq "${REPEAT:-1}"); do
+    sfx=$([ "$rep" = 1 ] || echo "-$rep")
+    run "worker$sfx" "${T_RUN:-120}" $S --json "$OUT/worker$sfx.jsonl"
+    run "in-process$sfx" "${T_RUN:-120}" $S --in-process --json "$OUT/in-process$sfx.jsonl"
+    python3 bench/sweep/pair.py "$OUT/worker$sfx.jsonl" "$OUT/in-process$sfx.jsonl" > "$OUT/pair$sfx.txt"
+    tail -1 "$OUT/pair$sfx.txt"
+done
 run quick 120 run configs/quick.toml --json "$OUT/quick.jsonl"
 grep -E "FAILED|ERROR" "$OUT/quick.txt" | head -5
