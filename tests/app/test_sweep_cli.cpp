@@ -142,7 +142,7 @@ TEST_CASE("a shard with no jobs (more shards than jobs) succeeds and leaves an e
     CHECK(read_file(json).empty());
 }
 
-TEST_CASE("--resume of a shard whose runs are all recorded runs nothing again and succeeds", "[cli][sweep]") {
+TEST_CASE("resuming a shard whose runs are all recorded runs nothing again and succeeds", "[cli][sweep]") {
     // A requeued Slurm task that had finished before it was stopped.
     const std::string json = temp_path("finished-shard.jsonl");
     std::remove(json.c_str());
