@@ -160,9 +160,9 @@ TEST_CASE("make_results.py: bad input exits 2 naming the file, line and key") {
 
 TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULTS.md as checked in") {
     const auto dir = scratch("make_results_results_md");
-    const std::string kept = "bench/results/2026-11-23-h200-standard-set-peers/";
-    const Run r = make_results(kept + "baselines.jsonl --peers " + kept + "peers.txt --command "
-                               "'PLUGINS=sm90a,cublas,cusparselt STAGES=shapes,peers,compare bench/baselines/device.sh'",
+    const std::string kept = "bench/results/2026-11-24-h200-standard-set-sweep/";
+    const Run r = make_results(kept + "worker.jsonl --peers " + kept + "peers.json --command "
+                               "'REPEAT=2 bench/sweep/standard.sh; STAGES=peers bench/baselines/device.sh'",
                                dir);
     INFO(r.err);
     REQUIRE(r.status == 0);
