@@ -5,6 +5,7 @@
 // pass is what a sweep's reused arena sees).
 //
 //   spmma-bench-generate [--sizes 4096,16384] [--types f16,e4m3,s8]
+#include <spmma/core/operand_set.hpp>
 #include <spmma/core/operands.hpp>
 
 #include <omp.h>
@@ -38,17 +39,9 @@ void bench(int64_t size, DType t) {
     p.m = p.n = p.k = size;
     p.a = p.b = t;
     apply_default_types(p, false, false, false);
-    OperandBuffers out;
-    out.sizes = OperandSizes::of(p);
-    std::vector<uint8_t> storage(out.sizes.total());
-    uint8_t* at = storage.data();
-    auto take = [&](size_t bytes) { uint8_t* here = bytes ? at : nullptr; at += bytes; return here; };
-    out.a_values = take(out.sizes.a_values);
-    out.a_indices = take(out.sizes.a_indices);
-    out.b = take(out.sizes.b);
-    out.c = take(out.sizes.c);
-    out.scale_a = take(out.sizes.scale_a);
-    out.scale_b = take(out.sizes.scale_b);
+    const OperandLayout layout = OperandLayout::of(OperandSizes::of(p));  // as the runner lays out its arena
+    std::vector<uint8_t> storage(layout.total);
+    const OperandBuffers out = layout.buffers(storage.data());
     const double first = seconds_to_generate(p, out), again = seconds_to_generate(p, out);
     const double elements = static_cast<double>(p.m * p.k + p.k * p.n);
     std::printf("%6lld^3 %-5s first %7.3f s  again %7.3f s  %6.2f ns/element  (%d threads)\n", static_cast<long long>(size),

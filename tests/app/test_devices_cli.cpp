@@ -12,9 +12,10 @@
 namespace {
 
 const std::string kPace = "--plugin pace --plugin-dir " SPMMA_PACE_PLUGIN_DIR;
-// Eight problems, launches of 2 ms: a few tenths of a second on one device.
+// Eight problems of seven launches each: about half a second on one device.
 const std::string kEight = "gemm " + kPace + " --m 64,65,66,67,68,69,70,71 --n 8 --k 16 --verify none --warmup 1 --iterations 5 --no-progress -q";
-const std::string kTwoDevices = "SPMMA_TEST_PACE_DEVICES=2 SPMMA_TEST_PACE_US=2000";
+// 10 ms launches: the second device's runner starts long before the first could take every job.
+const std::string kTwoDevices = "SPMMA_TEST_PACE_DEVICES=2 SPMMA_TEST_PACE_US=10000";
 
 std::vector<nlohmann::json> records_in(const std::string& path) {
     std::vector<nlohmann::json> out;

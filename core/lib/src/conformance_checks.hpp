@@ -40,7 +40,9 @@ private:
     std::vector<std::string> failures_, notes_;
 };
 
-CheckResult skip(const std::string& name, const std::string& why);
+// One check's row of the table.
+CheckResult outcome(const std::string& name, Outcome result, const std::string& detail);
+inline CheckResult skip(const std::string& name, const std::string& why) { return outcome(name, Outcome::Skip, why); }
 
 // A problem of the catalog the plugin supports on the device, about m x n x k (k searched upward
 // in the family's steps): the first family in catalog order that its own kernel choice supports,

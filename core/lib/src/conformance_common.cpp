@@ -17,11 +17,11 @@ CheckResult Findings::result(const std::string& name) const {
     return r;
 }
 
-CheckResult skip(const std::string& name, const std::string& why) {
+CheckResult outcome(const std::string& name, Outcome result, const std::string& detail) {
     CheckResult r;
     r.name = name;
-    r.result = Outcome::Skip;
-    r.detail = why;
+    r.result = result;
+    r.detail = detail;
     return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include <spmma/core/endpoint.hpp>
 
+#include "conformance_checks.hpp"
 #include "worker_process.hpp"
 
 #include <fmt/format.h>
@@ -14,13 +15,7 @@
 namespace spmma::conformance {
 namespace {
 
-CheckResult failed(const std::string& name, const std::string& detail) {
-    CheckResult r;
-    r.name = name;
-    r.result = Outcome::Fail;
-    r.detail = detail;
-    return r;
-}
+CheckResult failed(const std::string& name, const std::string& detail) { return detail::outcome(name, Outcome::Fail, detail); }
 
 // The worker the checks run in, started (and the plugin loaded) when a check needs it.
 class CheckWorker {
