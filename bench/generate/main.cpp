@@ -1,8 +1,8 @@
 // spmma-bench-generate: how fast the runner makes a problem's operands (generate_operands: A
 // drawn, pruned and compressed in one pass, then B), the step a sweep waits on when the GPU is
 // faster than the host. For each size and type: seconds, nanoseconds per drawn element (m*k +
-// k*n elements) and the threads used, the buffers allocated once and written twice (the second
-// pass is what a sweep's reused arena sees).
+// k*n elements), the threads and the generator's instruction set; the buffers are allocated
+// once and written twice (the second pass is what a sweep's reused arena sees).
 //
 //   spmma-bench-generate [--sizes 4096,16384] [--types f16,e4m3,s8]
 #include <spmma/core/operand_set.hpp>
@@ -44,8 +44,8 @@ void bench(int64_t size, DType t) {
     const OperandBuffers out = layout.buffers(storage.data());
     const double first = seconds_to_generate(p, out), again = seconds_to_generate(p, out);
     const double elements = static_cast<double>(p.m * p.k + p.k * p.n);
-    std::printf("%6lld^3 %-5s first %7.3f s  again %7.3f s  %6.2f ns/element  (%d threads)\n", static_cast<long long>(size),
-                std::string(name(t)).c_str(), first, again, 1e9 * again / elements, omp_get_max_threads());
+    std::printf("%6lld^3 %-5s first %7.3f s  again %7.3f s  %6.2f ns/element  (%d threads, %s)\n", static_cast<long long>(size),
+                std::string(name(t)).c_str(), first, again, 1e9 * again / elements, omp_get_max_threads(), operand_generator_isa());
 }
 
 }  // namespace

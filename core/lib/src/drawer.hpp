@@ -49,6 +49,12 @@ public:
     uint64_t bits(uint64_t index, uint64_t n = 0) const { return mix(key_ ^ (index * 4 + n)); }
 
     Distribution distribution() const { return dist_; }
+    DType type() const { return type_; }
+    uint64_t key() const { return key_; }
+    double range() const { return range_; }
+    double max() const { return max_; }
+    bool integer() const { return integer_; }
+    bool is_signed() const { return is_signed_; }
 
     // operator() for distribution D: hot loops pick D once, outside the loop.
     template <Distribution D>

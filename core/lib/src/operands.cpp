@@ -1,5 +1,6 @@
 #include <spmma/core/operands.hpp>
 
+#include "draw_batch.hpp"
 #include "drawer.hpp"
 
 #include <spmma/fast_encode.hpp>
@@ -12,6 +13,7 @@
 
 namespace spmma {
 
+using detail::BatchDrawer;
 using detail::Drawer;
 using detail::float_range;
 using detail::kStreamA;
@@ -22,6 +24,8 @@ using detail::kStreamScaleB;
 using detail::unit;
 
 double draw(Distribution d, DType t, uint64_t seed, uint64_t stream, uint64_t index) { return Drawer(d, t, seed, stream)(index); }
+
+const char* operand_generator_isa() { return detail::isa_name(detail::usable_isas().back()); }
 
 OperandSizes OperandSizes::of(const Problem& p) {
     OperandSizes s;
@@ -124,28 +128,43 @@ void dispatch(Distribution d, const FastEncoder& enc, int bits, Body&& body) {
     }
 }
 
+// Elements drawn and encoded per step: a multiple of every group (8) and of a byte's two nibbles.
+constexpr int64_t kChunk = 1024;
+
+// Codes of elements [first, first + n): eight at a time where the batch drawer covers the
+// distribution and encoding (draw_batch.hpp), one at a time otherwise.
+template <Distribution D, class Enc>
+void draw_codes(const std::optional<BatchDrawer>& batch, const Drawer& draw, const FastEncoder& enc, int64_t first, int64_t n, uint32_t* out) {
+    if (batch) return batch->codes(static_cast<uint64_t>(first), n, out);
+    for (int64_t i = 0; i < n; ++i) out[i] = encode_with(enc, Enc{}, draw.value<D>(static_cast<uint64_t>(first + i)));
+}
+
 // NOTES: the generator and encoder are copied into each thread's frame so the loop keeps their
 // fields in registers (reached through the shared pointers OpenMP passes, every store to buf
 // would make the compiler load them again).
 template <Distribution D, class Enc, int Bits>
 void fill_elements(const Drawer& draw, const FastEncoder& enc, uint8_t* buf, int64_t count) {
+    const int64_t chunks = (count + kChunk - 1) / kChunk;
 #pragma omp parallel
     {
         const Drawer d = draw;
         const FastEncoder e = enc;
-        auto code = [&](int64_t i) { return encode_with(e, Enc{}, d.value<D>(static_cast<uint64_t>(i))); };
-        if constexpr (Bits == 4) {
-            // NOTES: 4-bit elements share bytes; each thread writes whole bytes (element pairs).
-            const int64_t bytes = (count + 1) / 2;
+        const auto batch = BatchDrawer::of(d, e);
+        uint32_t codes[kChunk];
 #pragma omp for schedule(static)
-            for (int64_t x = 0; x < bytes; ++x) {
-                const uint32_t lo = code(2 * x);
-                const uint32_t hi = 2 * x + 1 < count ? code(2 * x + 1) : 0u;
-                buf[x] = static_cast<uint8_t>((lo & 0xf) | ((hi & 0xf) << 4));
+        for (int64_t c = 0; c < chunks; ++c) {
+            const int64_t first = c * kChunk, len = std::min(kChunk, count - first);
+            draw_codes<D, Enc>(batch, d, e, first, len, codes);
+            if constexpr (Bits == 4) {
+                // NOTES: 4-bit elements share bytes; a chunk starts on an even element, so each
+                // thread writes whole bytes (element pairs).
+                for (int64_t x = 0; x < (len + 1) / 2; ++x) {
+                    const uint32_t hi = 2 * x + 1 < len ? codes[2 * x + 1] : 0u;
+                    buf[first / 2 + x] = static_cast<uint8_t>((codes[2 * x] & 0xf) | ((hi & 0xf) << 4));
+                }
+            } else {
+                for (int64_t i = 0; i < len; ++i) put<Bits>(buf, first + i, codes[i]);
             }
-        } else {
-#pragma omp for schedule(static)
-            for (int64_t i = 0; i < count; ++i) put<Bits>(buf, i, code(i));
         }
     }
 }
@@ -168,15 +187,6 @@ struct GroupShape {
     int group, unit, units, keep;
 };
 constexpr GroupShape kShape24{4, 1, 4, 2}, kShape12{2, 1, 2, 1}, kShape48{8, 2, 4, 2};
-
-GroupShape shape_of(Pattern p) {
-    switch (p) {
-        case Pattern::P2_4: return {4, 1, 4, 2};
-        case Pattern::P1_2: return {2, 1, 2, 1};
-        case Pattern::P4_8: return {8, 2, 4, 2};
-        default: throw std::invalid_argument("no sparsity pattern");
-    }
-}
 
 // The units compress keeps for each mask of non-zero units (at most `keep` set after pruning):
 // the non-zero ones in order, then the lowest zero ones, increasing (sparsity.cpp's compress).
@@ -216,16 +226,20 @@ void generate_a_rows(const Problem& p, const Drawer& draw_in, const FastEncoder&
         std::memcpy(&f, &u, 4);
         return f;
     };
+    static_assert(kChunk % 8 == 0, "a chunk holds whole groups of every pattern");
 #pragma omp parallel
     {
         const Drawer draw = draw_in;  // see fill_elements
         const FastEncoder enc = enc_in;
+        const auto batch = BatchDrawer::of(draw, enc);
+        uint32_t drawn[kChunk];
 #pragma omp for schedule(static)
         for (int64_t i = 0; i < p.m; ++i) {
             for (int64_t g = 0; g < groups; ++g) {
-                const int64_t base = i * p.k + g * s.group;
+                const int64_t base = i * p.k + g * s.group, in_chunk = (g * s.group) % kChunk;
+                if (in_chunk == 0) draw_codes<D, Enc>(batch, draw, enc, base, std::min(kChunk, p.k - g * s.group), drawn);
                 uint32_t code[8];
-                for (int e = 0; e < s.group; ++e) code[e] = encode_with(enc, Enc{}, draw.value<D>(static_cast<uint64_t>(base + e)));
+                for (int e = 0; e < s.group; ++e) code[e] = drawn[in_chunk + e];
                 // Prune: keep the `keep` units of largest magnitude (NaN counts as infinite), ties
                 // to the lower column: unit u stays when fewer than `keep` units rank before it.
                 double mag[4];

@@ -64,6 +64,20 @@ public:
     int man_bits() const { return man_bits_; }
     int emin() const { return emin_; }
 
+    // The constants encode_as<K> works with, for encoders that do the same arithmetic several
+    // elements at a time (core's batch generator); tests hold both to the same codes.
+    struct Constants {
+        int man_bits, emin;
+        bool has_sign, ieee;
+        uint32_t sign_bit, max_code, inf_code, nan_code;
+        uint64_t max_bits;
+        double int_lo, int_hi;
+        uint32_t int_mask;
+    };
+    Constants constants() const {
+        return {man_bits_, emin_, has_sign_, ieee_, sign_bit_, max_code_, inf_code_, nan_code_, max_bits_, int_lo_, int_hi_, int_mask_};
+    }
+
     uint32_t operator()(double v) const {
         switch (kind_) {
             case EncodeKind::F32: return encode_as<EncodeKind::F32>(v);

@@ -28,8 +28,12 @@ struct OperandBuffers {
 };
 
 // Makes every operand of p into `out`: A drawn, pruned by magnitude to the pattern and
-// compressed (one pass per group, nothing dense kept), B, C, block scales. OpenMP-parallel.
+// compressed (one pass per group, nothing dense kept), B, C, block scales. OpenMP-parallel;
+// uniform and int draws eight elements at a time in the best instruction set of the CPU.
 void generate_operands(const Problem& p, const OperandBuffers& out);
+
+// That instruction set: "avx512", "avx2" or "baseline".
+const char* operand_generator_isa();
 
 // The same into owned buffers (tests, one-off tools).
 struct Operands {
