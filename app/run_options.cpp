@@ -197,6 +197,7 @@ int RunOptions::run(const std::vector<Job>& all_jobs) const {
 
     const double startup_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t_start).count();
     const RunSummary summary = spmma::run_on_devices(jobs, slots, o, sinks, progress.get());
+    for (const DeviceSlot& s : slots) close_requests(s.plugins);
     if (!quiet) fmt::print(stdout_taken ? stderr : stdout, "\n{}", summary.phase_table(startup_ms));
     // NOTES: a job array larger than the workload has shards with no jobs; each still leaves its
     // (empty) --json file for merge, and succeeds.

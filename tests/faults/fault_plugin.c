@@ -8,6 +8,8 @@
  *   FAULT_STRUCT_SIZE (writes whole out-structs whatever the host's struct_size),
  *   FAULT_NULL_OPERANDS (upload reads operand pointers without checking them),
  *   FAULT_ZERO_TIMES (run reports 0 ms).
+ * Not a fault but slow: FAULT_SLOW_EXIT (the library's destructor sleeps 1.5 s when the process
+ * ends), for the test that a run's workers end side by side.
  * Written from plugin.h alone, as a vendor would.
  */
 #include <spmma/plugin.h>
@@ -21,6 +23,10 @@
 
 #ifndef PLUGIN_NAME
 #define PLUGIN_NAME "fault"
+#endif
+
+#ifdef FAULT_SLOW_EXIT
+__attribute__((destructor)) static void slow_exit(void) { usleep(1500000); }
 #endif
 
 #ifdef FAULT_SHARED_ERROR

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -137,4 +138,16 @@ TEST_CASE("a well-behaved C plugin verifies in its worker, and in-process too", 
             CHECK(rec["plugin"]["isolation"] == (mode[0] ? "in-process" : "worker"));
         }
     }
+}
+
+TEST_CASE("the workers of a run end side by side: three plugins that each take 1.5 s to exit cost 1.5 s, not 4.5", "[faults]") {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CliResult r = spmma_cli("gemm --m 37 --n 29 --k 64 --dtype f16 --verify full --warmup 1 --iterations 2 --no-progress --plugin-dir " +
+                                  dir("slow_exit") + " --plugin slow_exit_a,slow_exit_b,slow_exit_c");
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("3 verified"));
+    CHECK(wall_s >= 1.5);
+    CHECK(wall_s < 3.5);
 }

@@ -136,6 +136,10 @@ public:
         process_.reset();
         pending_ = false;
     }
+    void close_requests() override {
+        if (process_) process_->close_requests();
+        pending_ = false;
+    }
 
 private:
     void fail_load(const std::string& why) {
@@ -216,6 +220,10 @@ std::vector<std::unique_ptr<PluginEndpoint>> open_plugin_files(const std::vector
     for (auto& ep : out)
         if (!ep->identity().usable()) ep->restart();  // no worker kept for a plugin that is not used
     return out;
+}
+
+void close_requests(const std::vector<std::unique_ptr<PluginEndpoint>>& plugins) {
+    for (const auto& p : plugins) p->close_requests();
 }
 
 PluginEndpoint* find_endpoint(const std::vector<std::unique_ptr<PluginEndpoint>>& eps, const std::string& name) {

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -65,8 +67,28 @@ SharedMemory& SharedMemory::operator=(SharedMemory&& o) noexcept {
 }
 
 bool SharedMemory::pin_for(const std::string& device_uuid) {
-    if (!pinned_ && data_ && !device_uuid.empty()) pinned_ = pin_host_memory(data_, size_, device_uuid);
+    if (pinned_ || !data_ || device_uuid.empty()) return pinned_;
+    const PinTurn turn(fd_);
+    pinned_ = pin_host_memory(data_, size_, device_uuid);
     return pinned_;
+}
+
+SharedMemory::PinTurn::PinTurn(int region_fd) {
+    if (region_fd < 0) return;
+    // A new open file description of the same file: flock belongs to the description, and the
+    // descriptors passed between processes all share the parent's.
+    fd_ = open(fmt::format("/proc/self/fd/{}", region_fd).c_str(), O_RDWR | O_CLOEXEC);
+    if (fd_ < 0) return;  // no /proc: pinned without taking turns
+    while (flock(fd_, LOCK_EX) != 0) {
+        if (errno == EINTR) continue;
+        close(fd_);
+        fd_ = -1;
+        return;
+    }
+}
+
+SharedMemory::PinTurn::~PinTurn() {
+    if (fd_ >= 0) close(fd_);  // the last descriptor of the description: the lock goes with it
 }
 
 void SharedMemory::release() noexcept {

@@ -70,6 +70,11 @@ WorkerProcess::~WorkerProcess() {
     }
 }
 
+void WorkerProcess::close_requests() {
+    if (sock_ >= 0) close(sock_);
+    sock_ = -1;
+}
+
 void WorkerProcess::send(const nlohmann::json& body, const std::vector<int>& fds, const std::string& stage) {
     stage_ = stage;
     tail_.clear();

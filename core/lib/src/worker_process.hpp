@@ -32,6 +32,8 @@ public:
         return await(timeout_s);
     }
     bool alive() const { return pid_ > 0; }
+    // Ends the requests: the worker sees its socket close and exits; the destructor reaps it.
+    void close_requests();
 
 private:
     [[noreturn]] void lost(const std::string& how);

@@ -44,7 +44,13 @@ public:
     virtual const char* isolation() const = 0;
     // Starts over after a device error that may have poisoned the plugin's context (no-op in-process).
     virtual void restart() {}
+    // No request follows: a worker starts its exit now, so that the workers of a run end side by
+    // side rather than one after the other as they are destroyed (no-op in-process).
+    virtual void close_requests() {}
 };
+
+// close_requests on each of `plugins`.
+void close_requests(const std::vector<std::unique_ptr<PluginEndpoint>>& plugins);
 
 struct EndpointOptions {
     bool in_process = false;

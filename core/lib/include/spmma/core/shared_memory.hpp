@@ -23,7 +23,7 @@ public:
     SharedMemory& operator=(const SharedMemory&) = delete;
 
     // Page-locks the region for the GPU with this UUID (host_pinning.hpp); false when it cannot.
-    // Released regions are unpinned first.
+    // Released regions are unpinned first. Processes pinning one region take turns (PinTurn).
     bool pin_for(const std::string& device_uuid);
     bool pinned() const { return pinned_; }
 
@@ -31,6 +31,22 @@ public:
     size_t size() const { return size_; }
     int fd() const { return fd_; }
     bool empty() const { return size_ == 0; }
+
+    // An exclusive lock on the region's file while held, shared by every process that maps it
+    // (a file lock on a description of its own, so no other descriptor of the region drops it).
+    // NOTES: the kernel page-locks one range at a time; three workers pinning one region side
+    // by side each wait for all three, so the first worker's first run would wait the longest.
+    class PinTurn {
+    public:
+        explicit PinTurn(int region_fd);
+        ~PinTurn();
+        PinTurn(const PinTurn&) = delete;
+        PinTurn& operator=(const PinTurn&) = delete;
+        bool held() const { return fd_ >= 0; }
+
+    private:
+        int fd_ = -1;
+    };
 
 private:
     void release() noexcept;
