@@ -153,29 +153,28 @@ SPMMA_LANES bool any(typename Lanes<N>::I64 m) {
     return x != 0;
 }
 
-// Codes of elements [first, first + count), count a multiple of 8; true when a lane is left to
-// redo (redo_flags).
-SPMMA_LANES bool draw_lanes(const BatchDrawer::Plan& p, uint64_t first, int64_t count, uint32_t* out, int8_t* redo_flags) {
+// Where a run of values comes from: drawn for elements first, first + 1, ... (values null), or
+// read from `values` (the encoder alone).
+struct Source {
+    uint64_t first = 0;
+    const double* values = nullptr;
+    Source from(int64_t at) const { return {first + static_cast<uint64_t>(at), values ? values + at : nullptr}; }
+};
+
+// Codes of `count` values of `src` (a multiple of 8); true when a lane is left to redo (redo_flags).
+SPMMA_LANES bool code_lanes(const BatchDrawer::Plan& p, Source src, int64_t count, uint32_t* out, int8_t* redo_flags) {
     SPMMA_LANE_TYPES;
     U64 lane;
     for (int l = 0; l < N; ++l) lane[l] = static_cast<uint64_t>(l);
     I64 seen{};
     for (int64_t at = 0; at < count; at += N) {
-        const U64 index = (U64{} + (first + static_cast<uint64_t>(at))) + lane;
-        I64 redo;
-        const U64 code = encode<N>(p, value<N>(p, unit<N>(mix<N>(p.key ^ (index * 4)))), redo);
-        store<N>(code, redo, at, out, redo_flags);
-        seen |= redo;
-    }
-    return any<N>(seen);
-}
-
-SPMMA_LANES bool encode_lanes(const BatchDrawer::Plan& p, const double* v, int64_t count, uint32_t* out, int8_t* redo_flags) {
-    SPMMA_LANE_TYPES;
-    I64 seen{};
-    for (int64_t at = 0; at < count; at += N) {
         F64 x;
-        std::memcpy(&x, v + at, sizeof x);
+        if (src.values) {
+            std::memcpy(&x, src.values + at, sizeof x);
+        } else {
+            const U64 index = (U64{} + (src.first + static_cast<uint64_t>(at))) + lane;
+            x = value<N>(p, unit<N>(mix<N>(p.key ^ (index * 4))));
+        }
         I64 redo;
         const U64 code = encode<N>(p, x, redo);
         store<N>(code, redo, at, out, redo_flags);
@@ -184,37 +183,41 @@ SPMMA_LANES bool encode_lanes(const BatchDrawer::Plan& p, const double* v, int64
     return any<N>(seen);
 }
 
-// One copy of each loop per instruction set (the templates above are inlined into each).
+// One copy of the loop per instruction set (the templates above are inlined into each).
 #if defined(__x86_64__)
-#define SPMMA_AVX512 [[gnu::target("avx512f,avx512dq,avx512vl,avx512bw")]]
-#define SPMMA_AVX2 [[gnu::target("avx2")]]
-SPMMA_AVX512 bool draw_avx512(const BatchDrawer::Plan& p, uint64_t f, int64_t n, uint32_t* o, int8_t* r) { return draw_lanes<8>(p, f, n, o, r); }
-SPMMA_AVX2 bool draw_avx2(const BatchDrawer::Plan& p, uint64_t f, int64_t n, uint32_t* o, int8_t* r) { return draw_lanes<4>(p, f, n, o, r); }
-SPMMA_AVX512 bool encode_avx512(const BatchDrawer::Plan& p, const double* v, int64_t n, uint32_t* o, int8_t* r) { return encode_lanes<8>(p, v, n, o, r); }
-SPMMA_AVX2 bool encode_avx2(const BatchDrawer::Plan& p, const double* v, int64_t n, uint32_t* o, int8_t* r) { return encode_lanes<4>(p, v, n, o, r); }
-#endif
-bool draw_baseline(const BatchDrawer::Plan& p, uint64_t f, int64_t n, uint32_t* o, int8_t* r) { return draw_lanes<2>(p, f, n, o, r); }
-bool encode_baseline(const BatchDrawer::Plan& p, const double* v, int64_t n, uint32_t* o, int8_t* r) { return encode_lanes<2>(p, v, n, o, r); }
-
-bool draw_with(Isa isa, const BatchDrawer::Plan& p, uint64_t first, int64_t count, uint32_t* out, int8_t* redo_at) {
-#if defined(__x86_64__)
-    if (isa == Isa::Avx512) return draw_avx512(p, first, count, out, redo_at);
-    if (isa == Isa::Avx2) return draw_avx2(p, first, count, out, redo_at);
-#endif
-    return draw_baseline(p, first, count, out, redo_at);
+[[gnu::target("avx512f,avx512dq,avx512vl,avx512bw")]] bool code_avx512(const BatchDrawer::Plan& p, Source s, int64_t n, uint32_t* o, int8_t* r) {
+    return code_lanes<8>(p, s, n, o, r);
 }
-
-bool encode_with(Isa isa, const BatchDrawer::Plan& p, const double* v, int64_t count, uint32_t* out, int8_t* redo_at) {
-#if defined(__x86_64__)
-    if (isa == Isa::Avx512) return encode_avx512(p, v, count, out, redo_at);
-    if (isa == Isa::Avx2) return encode_avx2(p, v, count, out, redo_at);
+[[gnu::target("avx2")]] bool code_avx2(const BatchDrawer::Plan& p, Source s, int64_t n, uint32_t* o, int8_t* r) { return code_lanes<4>(p, s, n, o, r); }
 #endif
-    return encode_baseline(p, v, count, out, redo_at);
+bool code_baseline(const BatchDrawer::Plan& p, Source s, int64_t n, uint32_t* o, int8_t* r) { return code_lanes<2>(p, s, n, o, r); }
+
+bool code_with(Isa isa, const BatchDrawer::Plan& p, Source src, int64_t count, uint32_t* out, int8_t* redo_flags) {
+#if defined(__x86_64__)
+    if (isa == Isa::Avx512) return code_avx512(p, src, count, out, redo_flags);
+    if (isa == Isa::Avx2) return code_avx2(p, src, count, out, redo_flags);
+#endif
+    return code_baseline(p, src, count, out, redo_flags);
 }
 
 // Elements per call of a vector loop (their redo flags fit on the stack), in blocks of eight
 // (every build's lanes divide it).
 constexpr int64_t kChunk = 1024, kBlock = 8;
+
+// Codes of `n` values of `src` into out: the vector loop a chunk at a time, then scalar(i) for
+// the lanes it left and the tail.
+template <class Scalar>
+void code_chunks(Isa isa, const BatchDrawer::Plan& p, Source src, int64_t n, uint32_t* out, Scalar scalar) {
+    int8_t redo[kChunk];
+    for (int64_t done = 0; done < n;) {
+        const int64_t len = std::min(kChunk, n - done), whole = len / kBlock * kBlock;
+        if (code_with(isa, p, src.from(done), whole, out + done, redo))
+            for (int64_t i = 0; i < whole; ++i)
+                if (redo[i]) out[done + i] = scalar(done + i);
+        for (int64_t i = whole; i < len; ++i) out[done + i] = scalar(done + i);
+        done += len;
+    }
+}
 
 }  // namespace
 
@@ -227,7 +230,7 @@ const char* isa_name(Isa isa) {
     return "?";
 }
 
-std::vector<Isa> usable_isas() {
+const std::vector<Isa>& usable_isas() {
     static const std::vector<Isa> isas = [] {
         std::vector<Isa> out{Isa::Baseline};
 #if defined(__x86_64__)
@@ -255,7 +258,7 @@ std::optional<BatchDrawer> BatchDrawer::of(const Drawer& d, const FastEncoder& e
     }
     if (d.distribution() == Distribution::Int) {
         p.value = Value::Int;
-        p.lo = d.is_signed() ? -3 : 0;
+        p.lo = d.int_lo();
         p.span = 4 - p.lo;
     } else if (d.distribution() != Distribution::Uniform) {
         return std::nullopt;
@@ -266,7 +269,7 @@ std::optional<BatchDrawer> BatchDrawer::of(const Drawer& d, const FastEncoder& e
         p.value = Value::UniformS32;
     } else {
         p.value = Value::UniformInt;
-        p.lo = d.is_signed() ? -(d.max() + 1) : 0.0;
+        p.lo = d.uniform_int_lo();
         p.span = d.max() - p.lo + 1;
     }
     BatchDrawer b(d, e, p);
@@ -275,29 +278,11 @@ std::optional<BatchDrawer> BatchDrawer::of(const Drawer& d, const FastEncoder& e
 }
 
 void BatchDrawer::codes(Isa isa, uint64_t first, int64_t n, uint32_t* out) const {
-    int8_t redo[kChunk];
-    for (int64_t done = 0; done < n;) {
-        const int64_t len = std::min(kChunk, n - done), whole = len / kBlock * kBlock;
-        auto scalar = [&](int64_t i) { out[done + i] = enc_(draw_(first + static_cast<uint64_t>(done + i))); };
-        if (draw_with(isa, plan_, first + static_cast<uint64_t>(done), whole, out + done, redo))
-            for (int64_t i = 0; i < whole; ++i)
-                if (redo[i]) scalar(i);
-        for (int64_t i = whole; i < len; ++i) scalar(i);
-        done += len;
-    }
+    code_chunks(isa, plan_, Source{first, nullptr}, n, out, [&](int64_t i) { return enc_(draw_(first + static_cast<uint64_t>(i))); });
 }
 
 void BatchDrawer::encode(Isa isa, const double* values, int64_t n, uint32_t* out) const {
-    int8_t redo[kChunk];
-    for (int64_t done = 0; done < n;) {
-        const int64_t len = std::min(kChunk, n - done), whole = len / kBlock * kBlock;
-        auto scalar = [&](int64_t i) { out[done + i] = enc_(values[done + i]); };
-        if (encode_with(isa, plan_, values + done, whole, out + done, redo))
-            for (int64_t i = 0; i < whole; ++i)
-                if (redo[i]) scalar(i);
-        for (int64_t i = whole; i < len; ++i) scalar(i);
-        done += len;
-    }
+    code_chunks(isa, plan_, Source{0, values}, n, out, [&](int64_t i) { return enc_(values[i]); });
 }
 
 }  // namespace spmma::detail

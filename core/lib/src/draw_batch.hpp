@@ -17,7 +17,7 @@ namespace spmma::detail {
 // The instruction sets a batch is built for; usable_isas() lists this CPU's, best last.
 enum class Isa { Baseline, Avx2, Avx512 };
 const char* isa_name(Isa isa);
-std::vector<Isa> usable_isas();
+const std::vector<Isa>& usable_isas();
 
 class BatchDrawer {
 public:

@@ -54,19 +54,21 @@ public:
     double range() const { return range_; }
     double max() const { return max_; }
     bool integer() const { return integer_; }
-    bool is_signed() const { return is_signed_; }
+    // The lowest value of an int draw (-3 or 0), and of a uniform draw into an integer type.
+    double int_lo() const { return is_signed_ ? -3 : 0; }
+    double uniform_int_lo() const { return is_signed_ ? -(max_ + 1) : 0.0; }
 
     // operator() for distribution D: hot loops pick D once, outside the loop.
     template <Distribution D>
     double value(uint64_t index) const {
         const double u = unit(bits(index));
         if constexpr (D == Distribution::Int) {
-            const int lo = is_signed_ ? -3 : 0;
+            const int lo = static_cast<int>(int_lo());
             return lo + static_cast<int>(u * (4 - lo));
         } else if constexpr (D == Distribution::Uniform) {
             if (integer_) {
                 if (type_ == DType::S32) return std::nearbyint((2.0 * u - 1.0) * 65536.0);
-                const double lo = is_signed_ ? -(max_ + 1) : 0.0;
+                const double lo = uniform_int_lo();
                 return floor_of(lo + u * (max_ - lo + 1));
             }
             return (2.0 * u - 1.0) * range_;
@@ -79,7 +81,7 @@ public:
         const double u = unit(bits(index));
         if (dist_ == Distribution::Int) {
             // Small integers: exact in every operand type and in every accumulator.
-            const int lo = is_signed_ ? -3 : 0;
+            const int lo = static_cast<int>(int_lo());
             return lo + static_cast<int>(u * (4 - lo));
         }
         double x;
@@ -91,7 +93,7 @@ public:
         }
         if (integer_) {
             if (type_ == DType::S32) return std::nearbyint(x * 65536.0);
-            const double lo = is_signed_ ? -(max_ + 1) : 0.0;
+            const double lo = uniform_int_lo();
             if (dist_ == Distribution::Uniform) return floor_of(lo + u * (max_ - lo + 1));
             return std::clamp(std::nearbyint(x * max_ / 4.0 + (is_signed_ ? 0 : max_ / 2)), lo, max_);
         }
