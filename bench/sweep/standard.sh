@@ -3,7 +3,8 @@
 # standard set on sm90a, cublas and cusparselt (1) with an empty plan cache (the cache-filling
 # run: the vendor libraries' searches), (2) again with the cache, plugins in worker processes,
 # (3) the same in-process; then configs/quick.toml on every plugin (the README's main job).
-# Prints each run's wall time and phase table, then the worker / in-process pairing.
+# Prints each run's wall time, the time its exit took after the last line of output
+# (bench/sweep/timed.py) and its phase table, then the worker / in-process pairing.
 # REPEAT=N runs the worker / in-process pair N times, alternating (the isolation cost against
 # the run-to-run spread).
 #   OUT=... [REPEAT=2] bench/sweep/standard.sh
@@ -16,11 +17,9 @@ export SPMMA_CACHE_DIR="$OUT/plan-cache"
 rm -rf "$SPMMA_CACHE_DIR"
 run() {  # run NAME LIMIT ARGS...
     local name=$1 limit=$2; shift 2
-    local t0=$(date +%s.%N)
-    timeout "$limit" "$BUILD/bin/spmma" "$@" --no-progress > "$OUT/$name.txt" 2>&1
-    local rc=$?
-    local t1=$(date +%s.%N)
-    echo "=== $name: exit $rc, wall $(python3 -c "print(f'{$t1-$t0:.2f}')") s: spmma $*"
+    local rc wall tail
+    read -r rc wall tail < <(python3 bench/sweep/timed.py "$limit" "$OUT/$name.txt" "$BUILD/bin/spmma" "$@" --no-progress)
+    echo "=== $name: exit $rc, wall $wall s, exit after the table $tail s: spmma $*"
     grep -E "verified,|where the time|^  [a-zA-Z]" "$OUT/$name.txt" | grep -vE "^  [a-z_]+: " | tail -12
 }
 S="run configs/llm-shapes.toml --plugin sm90a,cublas,cusparselt"

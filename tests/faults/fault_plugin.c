@@ -8,8 +8,9 @@
  *   FAULT_STRUCT_SIZE (writes whole out-structs whatever the host's struct_size),
  *   FAULT_NULL_OPERANDS (upload reads operand pointers without checking them),
  *   FAULT_ZERO_TIMES (run reports 0 ms).
- * Not a fault but slow: FAULT_SLOW_EXIT (the library's destructor sleeps 1.5 s when the process
- * ends), for the test that a run's workers end side by side.
+ * Not faults but slow: FAULT_SLOW_EXIT (the library's destructor sleeps 1.5 s when the process
+ * ends) and FAULT_SLOW_PROBE (probe takes 1.5 s, as a GPU driver's start can), for the tests that
+ * a run's workers end, and start, side by side.
  * Written from plugin.h alone, as a vendor would.
  */
 #include <spmma/plugin.h>
@@ -92,6 +93,9 @@ static spmma_status f_get_info(spmma_plugin_info* out) {
 static int32_t f_device_count(void) { return 1; }
 
 static spmma_status f_probe(int32_t device, spmma_device_info* out) {
+#ifdef FAULT_SLOW_PROBE
+    usleep(1500000);
+#endif
     spmma_device_info info;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;

@@ -151,3 +151,15 @@ TEST_CASE("the workers of a run end side by side: three plugins that each take 1
     CHECK(wall_s >= 1.5);
     CHECK(wall_s < 3.5);
 }
+
+TEST_CASE("the workers of a run start side by side: three plugins whose probe takes 1.5 s cost 1.5 s, not 4.5", "[faults]") {
+    const auto t0 = std::chrono::steady_clock::now();
+    const CliResult r = spmma_cli("gemm --m 37 --n 29 --k 64 --dtype f16 --verify full --warmup 1 --iterations 2 --no-progress --plugin-dir " +
+                                  dir("slow_probe") + " --plugin slow_probe_a,slow_probe_b,slow_probe_c");
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    INFO(r.out);
+    CHECK(r.code == 0);
+    CHECK_THAT(r.out, Catch::Contains("3 verified"));
+    CHECK(wall_s >= 1.5);
+    CHECK(wall_s < 3.5);
+}

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <deque>
 #include <future>
 #include <map>
 
@@ -82,7 +83,25 @@ public:
     PluginIdentity& identity() { return id_; }
 
     int device_count() override { return call({{"op", "device_count"}}, "device_count").at("count"); }
-    DeviceInfo probe(int device) override { return device_from_json(call({{"op", "probe"}, {"device", device}}, "probe").at("device")); }
+    DeviceInfo probe(int device) override {
+        settle();
+        if (auto it = early_probes_.find(device); it != early_probes_.end()) {
+            const nlohmann::json reply = std::move(it->second);
+            early_probes_.erase(it);
+            return device_from_json(reply.at("device"));
+        }
+        return device_from_json(call({{"op", "probe"}, {"device", device}}, "probe").at("device"));
+    }
+    void begin_probe(int device) override {
+        try {
+            ensure_worker();
+            process_->send({{"op", "probe"}, {"device", device}}, {}, "probe");
+            unanswered_.push_back({Unanswered::Probe, device});
+        } catch (const std::exception&) {
+            process_.reset();  // probe() starts a worker again and reports what happens
+            unanswered_.clear();
+        }
+    }
     std::optional<std::string> unsupported_reason(int device, const spmma_problem& p, const char* kernel) override {
         const auto r = call({{"op", "supports"}, {"device", device}, {"problem", problem_to_json(p)},
                              {"kernel", kernel ? nlohmann::json(kernel) : nlohmann::json(nullptr)}},
@@ -126,19 +145,21 @@ public:
             settle();
             ensure_worker();
             process_->send({{"op", "prepare"}, {"regions", regions}, {"device_uuid", device_uuid}}, fds, "prepare");
-            pending_ = true;
+            unanswered_.push_back({Unanswered::Prepare, 0});
         } catch (const WorkerLost&) {
             process_.reset();
+            unanswered_.clear();
         }
     }
     const char* isolation() const override { return "worker"; }
     void restart() override {
         process_.reset();
-        pending_ = false;
+        unanswered_.clear();
+        early_probes_.clear();
     }
     void close_requests() override {
         if (process_) process_->close_requests();
-        pending_ = false;
+        unanswered_.clear();
     }
 
 private:
@@ -152,6 +173,7 @@ private:
 
     void ensure_worker() {
         if (process_ && process_->alive()) return;
+        unanswered_.clear();  // a lost worker's requests are answered by no one
         process_ = std::make_unique<detail::WorkerProcess>(exe_, id_.name);
         const auto reply = process_->call({{"op", "load"}, {"file", id_.file.string()}}, "loading", timeout_s_);
         const PluginIdentity again = identity_from_json(reply.at("identity"));
@@ -159,14 +181,20 @@ private:
             throw WorkerLost(fmt::format("{} changed or stopped loading in a restarted worker: {}", id_.file.string(), again.error));
     }
 
-    // Takes the answer of an earlier prepare (a failure there costs nothing but its speed-up).
+    // Takes the answers of earlier begin_probe and prepare requests, in the order they were
+    // sent. A failure there costs nothing but the speed-up: the next call starts a worker again
+    // (and a probe asked for again reports what happens).
     void settle() {
-        if (!pending_) return;
-        pending_ = false;
-        try {
-            process_->await(timeout_s_);
-        } catch (const WorkerLost&) {
-            process_.reset();
+        while (!unanswered_.empty()) {
+            const Unanswered u = unanswered_.front();
+            unanswered_.pop_front();
+            try {
+                nlohmann::json reply = process_->await(timeout_s_);
+                if (u.kind == Unanswered::Probe && !reply.contains("error")) early_probes_[u.device] = std::move(reply);
+            } catch (const WorkerLost&) {
+                process_.reset();
+                unanswered_.clear();
+            }
         }
     }
 
@@ -187,7 +215,12 @@ private:
     double timeout_s_;
     PluginIdentity id_;
     std::unique_ptr<detail::WorkerProcess> process_;
-    bool pending_ = false;  // a prepare's answer is still to be read
+    struct Unanswered {
+        enum Kind { Probe, Prepare } kind;
+        int device;
+    };
+    std::deque<Unanswered> unanswered_;             // requests sent whose answers are still to be read
+    std::map<int, nlohmann::json> early_probes_;    // begin_probe's answers, by device
 };
 
 }  // namespace

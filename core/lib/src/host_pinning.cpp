@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -75,18 +76,22 @@ std::string uuid_text(const CUuuid& id) {
 
 std::mutex g_mutex;
 std::set<void*> g_pinned;
+std::map<std::string, CUcontext> g_contexts;  // by UUID, retained for the process's life
 
 }  // namespace
 
-bool pin_host_memory(void* data, size_t bytes, const std::string& uuid, std::string* why) {
+bool use_device_for_pinning(const std::string& uuid, std::string* why) {
     const Driver& d = driver();
     auto no = [&](std::string reason) {
         if (why) *why = std::move(reason);
         return false;
     };
     if (!d.ok) return no(d.why);
-    std::lock_guard lock(g_mutex);
-    if (g_pinned.count(data)) return true;
+    std::unique_lock lock(g_mutex);
+    if (auto it = g_contexts.find(uuid); it != g_contexts.end()) {
+        lock.unlock();
+        return d.set_current(it->second) == 0 || no("cannot make the device's primary context current");
+    }
     int n = 0;
     if (d.device_count(&n) != 0) return no("cuDeviceGetCount failed");
     for (int i = 0; i < n; ++i) {
@@ -98,11 +103,22 @@ bool pin_host_memory(void* data, size_t bytes, const std::string& uuid, std::str
         // the pinning count for every context.
         CUcontext ctx = nullptr;
         if (d.retain(&ctx, dev) != 0 || d.set_current(ctx) != 0) return no("cannot make the device's primary context current");
-        if (const CUresult r = d.register_(data, bytes, kRegisterPortable); r != 0) return no(fmt::format("cuMemHostRegister failed ({})", r));
-        g_pinned.insert(data);
+        g_contexts[uuid] = ctx;
         return true;
     }
     return no("no CUDA device with UUID " + uuid);
+}
+
+bool pin_host_memory(void* data, size_t bytes, const std::string& uuid, std::string* why) {
+    if (!use_device_for_pinning(uuid, why)) return false;
+    std::lock_guard lock(g_mutex);
+    if (g_pinned.count(data)) return true;
+    if (const CUresult r = driver().register_(data, bytes, kRegisterPortable); r != 0) {
+        if (why) *why = fmt::format("cuMemHostRegister failed ({})", r);
+        return false;
+    }
+    g_pinned.insert(data);
+    return true;
 }
 
 void unpin_host_memory(void* data) {

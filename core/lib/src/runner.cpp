@@ -199,12 +199,17 @@ private:
         for (const Job& j : jobs) operands = std::max(operands, OperandLayout::of(OperandSizes::of(j.problem)).total);
         if (operands == 0) return;
         for (Arena& a : operand_arenas_) a.reserve(operands);
-        std::set<std::string> names;
+        // NOTES: in the order the plugins first run, so the first run's worker is first to pin;
+        // the probes go out together, each worker starting its driver beside the others.
+        std::vector<PluginEndpoint*> used;
         for (const Job& j : jobs)
-            for (auto& n : plugin_list(j)) names.insert(n);
-        for (const auto& n : names) {
-            PluginEndpoint* p = find_endpoint(plugins_, n);
-            if (!p) continue;
+            for (auto& n : plugin_list(j))
+                if (PluginEndpoint* p = find_endpoint(plugins_, n); p && std::find(used.begin(), used.end(), p) == used.end()) {
+                    if (!probed_.count(n)) p->begin_probe(opts_.device);
+                    used.push_back(p);
+                }
+        for (PluginEndpoint* p : used) {
+            const std::string& n = p->identity().name;
             try {
                 const DeviceInfo d = probe(*p);
                 if (d.runnable) p->prepare({&operand_arenas_[0], &operand_arenas_[1]}, d.is_gpu() ? d.uuid : "");

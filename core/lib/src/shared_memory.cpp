@@ -68,6 +68,9 @@ SharedMemory& SharedMemory::operator=(SharedMemory&& o) noexcept {
 
 bool SharedMemory::pin_for(const std::string& device_uuid) {
     if (pinned_ || !data_ || device_uuid.empty()) return pinned_;
+    // NOTES: the device's context is made before the turn is taken: making it (0.1 s and more)
+    // is each process's own work and runs side by side; only the page-locking shares the kernel.
+    if (!use_device_for_pinning(device_uuid)) return false;
     const PinTurn turn(fd_);
     pinned_ = pin_host_memory(data_, size_, device_uuid);
     return pinned_;

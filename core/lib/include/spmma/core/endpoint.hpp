@@ -32,6 +32,9 @@ public:
     // WorkerLost when a worker died in them (it is restarted for the next call).
     virtual int device_count() = 0;
     virtual DeviceInfo probe(int device) = 0;
+    // Asks for probe(device) without waiting for the answer, so that workers start their drivers
+    // side by side; the next probe(device) takes the answer (no-op in-process).
+    virtual void begin_probe(int) {}
     virtual std::optional<std::string> unsupported_reason(int device, const spmma_problem& p, const char* kernel) = 0;
     // A whole run (execution.hpp); a lost worker becomes a failed result with stage and reason
     // ("crashed: SIGSEGV in run", "timeout after 60 s in run", "exited with 0 in create").
