@@ -5,7 +5,10 @@
 // memory, or add one more warpgroup that streams 16-byte loads from global memory (L2) or from
 // shared memory while the wgmmas run. What it measures: the rate at which the tensor cores take
 // sparse and dense wgmma per SM and clock, and whether that rate is bounded by the bytes shared
-// memory serves (the machine model of plugins/sm90a/NOTES.md).
+// memory serves (the machine model of plugins/sm90a/NOTES.md). With a nonzero `seed` the operands
+// are random f16 (sign and mantissa drawn, exponents 2^-4 .. 2^-1, like the benchmark's uniform
+// data) instead of a pattern that varies three bits per byte: under the power cap the data sets
+// the clock.
 #include <cstdint>
 
 #include "ptx_sm90.cuh"
@@ -44,8 +47,17 @@ constexpr uint32_t b_base() { return kStages * WG * kAStageBytes; }
 
 // cycles[2 * cta]: the wgmma warpgroups' cycles; cycles[2 * cta + 1]: bytes the streaming
 // warpgroup loaded meanwhile.
+// Two f16 values drawn from `h`: random sign and mantissa, exponent 2^-4 .. 2^-1.
+__device__ __forceinline__ uint32_t random_f16x2(uint32_t h) {
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    const uint32_t exps = (11u + ((h >> 10) & 3u)) << 10 | (11u + ((h >> 26) & 3u)) << 26;
+    return (h & 0x83FF83FFu) | exps;
+}
+
 template <class V, int N, int WG, int STREAM>
-__device__ __forceinline__ void rate_body(int iters, const uint4* buf, uint32_t buf_vecs, uint32_t* sink,
+__device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4* buf, uint32_t buf_vecs, uint32_t* sink,
                                           long long* cycles) {
     extern __shared__ uint8_t smem_raw[];
     __shared__ volatile int done;
@@ -54,7 +66,8 @@ __device__ __forceinline__ void rate_body(int iters, const uint4* buf, uint32_t 
     uint32_t* words = reinterpret_cast<uint32_t*>(smem_raw + (base - raw));
     // Finite, varied operands: f16 halves and fp8 bytes with exponents near 1.
     const uint32_t total = (b_base<N, WG>() + kStages * N * 128u) / 4;
-    for (uint32_t i = threadIdx.x; i < total; i += blockDim.x) words[i] = 0x38383838u ^ ((i * 2654435761u) & 0x07070707u);
+    for (uint32_t i = threadIdx.x; i < total; i += blockDim.x)
+        words[i] = seed ? random_f16x2(seed ^ (i * 2654435761u)) : 0x38383838u ^ ((i * 2654435761u) & 0x07070707u);
     if (threadIdx.x == 0) done = 0;
     fence_proxy_async_shared_cta();
     __syncthreads();
@@ -91,19 +104,30 @@ __device__ __forceinline__ void rate_body(int iters, const uint4* buf, uint32_t 
     }
 
     const uint32_t meta = 0x44444444u;  // positions 0 and 1 of every group: valid for every type
-    const uint32_t areg[4] = {0x3C003800u ^ threadIdx.x, 0x38003C00u, 0x3C00B800u, 0xB8003C00u};
+    // NOTES: two sets of A registers taken in turn (read only, so no wgmma in flight sees a
+    // register change): with random data A's bits toggle from stage to stage as loaded A's would.
+    uint32_t areg[2][4] = {{0x3C003800u ^ threadIdx.x, 0x38003C00u, 0x3C00B800u, 0xB8003C00u},
+                           {0x3C003800u ^ threadIdx.x, 0x38003C00u, 0x3C00B800u, 0xB8003C00u}};
+    if (seed)
+#pragma unroll
+        for (int set = 0; set < 2; ++set)
+#pragma unroll
+            for (int r = 0; r < 4; ++r) areg[set][r] = random_f16x2(seed + 0x9E3779B9u * (threadIdx.x * 8 + set * 4 + r + 1));
     float acc[N / 2];
     const long long t0 = clock64();
-    for (int it = 0; it < iters; ++it) {
-        const int s = it % kStages;
-        const uint32_t a = base + (s * WG + wg) * kAStageBytes, b = base + b_base<N, WG>() + s * N * 128u;
-        wgmma_fence();
+    for (int it = 0; it < iters; it += 2) {  // iters is even
 #pragma unroll
-        for (int step = 0; step < V::kSteps; ++step)
-            V::template mma<N>(acc, kmajor_desc(a, V::kARowBytes, 0, step * V::kAStep), areg,
-                               kmajor_desc(b, 128, 0, step * V::kBStep), meta, (it > 0 || step > 0) ? 1u : 0u);
-        wgmma_commit_group();
-        wgmma_wait_group<1>();
+        for (int half = 0; half < 2; ++half) {
+            const int s = (it + half) % kStages;
+            const uint32_t a = base + (s * WG + wg) * kAStageBytes, b = base + b_base<N, WG>() + s * N * 128u;
+            wgmma_fence();
+#pragma unroll
+            for (int step = 0; step < V::kSteps; ++step)
+                V::template mma<N>(acc, kmajor_desc(a, V::kARowBytes, 0, step * V::kAStep), areg[half],
+                                   kmajor_desc(b, 128, 0, step * V::kBStep), meta, (it + half > 0 || step > 0) ? 1u : 0u);
+            wgmma_commit_group();
+            wgmma_wait_group<1>();
+        }
     }
     wgmma_wait_group<0>();
     const long long t1 = clock64();
@@ -120,7 +144,7 @@ __device__ __forceinline__ void rate_body(int iters, const uint4* buf, uint32_t 
 // rate_<sp|dense>_<f16|e4m3>_n<N>_wg<WG>[_areg][_ldg|_lds]
 #define SPMMA_RATE_KERNEL(NAME, SPARSE, F8, N, WG, AREG, STREAM)                                              \
     extern "C" __global__ void __launch_bounds__(128 * (WG + (STREAM != 0)), 1)                               \
-        NAME(int iters, const uint4* buf, uint32_t buf_vecs, uint32_t* sink, long long* cycles) {             \
-        rate_body<Variant<SPARSE, F8, AREG>, N, WG, STREAM>(iters, buf, buf_vecs, sink, cycles);              \
+        NAME(int iters, uint32_t seed, const uint4* buf, uint32_t buf_vecs, uint32_t* sink, long long* cycles) { \
+        rate_body<Variant<SPARSE, F8, AREG>, N, WG, STREAM>(iters, seed, buf, buf_vecs, sink, cycles);        \
     }
 #include "sm90a_wgmma_rate.inc"

@@ -7,6 +7,12 @@
 // ceiling of any sm90a GEMM mainloop of that tile width, and the test of the shared-memory
 // bandwidth model of plugins/sm90a/NOTES.md.
 //   spmma-bench-sm90a-wgmma [iterations]      (default 8192 k stages per warpgroup)
+// With --sustained S, the sparse and dense f16 n256 variants (A from shared memory and from
+// registers) run back to back for at least S seconds each, on the pattern operands and on random
+// ones, with the SM clock, board power and throttle reasons sampled through NVML: what the bare
+// instruction sustains under the power cap, and whether fewer bytes per flop raise the clock.
+//   spmma-bench-sm90a-wgmma --sustained 2
+#include <spmma/core/clocks.hpp>
 #include <spmma_plugin/cuda_driver.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
 
@@ -14,7 +20,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cmath>
 #include <cstdlib>
+#include <cstring>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -40,10 +49,84 @@ std::vector<Variant> variants() {
     return v;
 }
 
+// Dense-equivalent flops of one launch: every warpgroup of every CTA runs `iters` k stages
+// (2 * 64 * N * k each).
+double launch_flops(const Variant& v, int iters, int sms) {
+    return 2.0 * 64 * v.n * (v.f8 ? 128 : 64) * static_cast<double>(iters) * v.wg * sms;
+}
+
+double peak_per_clk(const Variant& v) { return (v.f8 ? 8192.0 : 4096.0) * (v.sparse ? 2 : 1); }  // datasheet flop/clk/SM
+
+constexpr uint32_t kRandomSeed = 0x5EED1234u;
+constexpr int kSustainedIters = 8192;
+
+// One variant on one kind of data for at least `seconds`: TFLOP/s over all launches, with the
+// clock and power NVML saw meanwhile.
+void sustained_row(const Variant& v, uint32_t seed, double seconds, const cu::DeviceProperties& props, const cu::Module& mod,
+                   const cu::Stream& stream, const cu::DeviceBuffer& buf, uint32_t buf_vecs, unsigned smem) {
+    CUfunction f = mod.function(v.name.c_str());
+    cu::set_max_dynamic_smem(f, smem);
+    const int sms = props.sm_count, threads = 128 * (v.wg + (v.stream ? 1 : 0));
+    cu::DeviceBuffer sink(static_cast<size_t>(sms) * threads * 4), cycles(static_cast<size_t>(sms) * 16);
+    CUdeviceptr pb = buf.get(), ps = sink.get(), pc = cycles.get();
+    int it = kSustainedIters;
+    uint32_t sd = seed, nv = buf_vecs;
+    void* args[] = {&it, &sd, &pb, &nv, &ps, &pc};
+    const double first_ms = spmma_bench::median_launch_ms(stream, f, sms, threads, smem, args, 1, 3);
+    const int launches = std::max(3, static_cast<int>(std::ceil(seconds * 1e3 / first_ms)));
+    std::vector<float> times(static_cast<size_t>(launches));
+    cu::LaunchShape shape;
+    shape.grid[0] = static_cast<unsigned>(sms);
+    shape.block[0] = static_cast<unsigned>(threads);
+    shape.smem_bytes = smem;
+    spmma::ClockSampler sampler(props.uuid);
+    sampler.start();
+    cu::timed_runs(stream, 0, launches, times.data(), nullptr, [&] { cu::launch(f, shape, stream.get(), args); });
+    const nlohmann::json clocks = sampler.stop().to_json();
+    const double total_ms = std::accumulate(times.begin(), times.end(), 0.0);
+    const double tflops = launch_flops(v, kSustainedIters, sms) * launches / (total_ms * 1e-3) / 1e12;
+    if (!clocks.contains("sm_mhz")) {
+        std::printf("%-28s %-7s %7d %8.2f %9.0f   (no clock samples: %s)\n", v.name.c_str(), seed ? "random" : "pattern", launches,
+                    total_ms * 1e-3, tflops, clocks.value("error", std::string("?")).c_str());
+        return;
+    }
+    const double mhz = clocks["sm_mhz"]["median"];
+    const double per_clk = tflops * 1e12 / (sms * mhz * 1e6);
+    std::string reasons;
+    for (const auto& r : clocks["throttle"]["reasons"]) {
+        if (!reasons.empty()) reasons += ',';
+        reasons += r.get<std::string>();
+    }
+    std::printf("%-28s %-7s %7d %8.2f %9.0f %8.0f %8.0f %8.0f %7.1f%%  %s\n", v.name.c_str(), seed ? "random" : "pattern", launches,
+                total_ms * 1e-3, tflops, mhz, static_cast<double>(clocks["power_w"]["median"]),
+                static_cast<double>(clocks["power_w"]["max"]), 100.0 * per_clk / peak_per_clk(v), reasons.empty() ? "-" : reasons.c_str());
+}
+
+int sustained(double seconds, const cu::DeviceProperties& props, const cu::Module& mod, const cu::Stream& stream,
+              const cu::DeviceBuffer& buf, uint32_t buf_vecs, unsigned smem) {
+    std::printf("%s, %d SMs; each variant launched back to back for at least %g s (%d k stages per warpgroup per launch)\n",
+                props.name.c_str(), props.sm_count, seconds, kSustainedIters);
+    std::printf("%-28s %-7s %7s %8s %9s %8s %8s %8s %8s  %s\n", "variant", "data", "launches", "timed s", "TFLOP/s", "SM MHz",
+                "power W", "max W", "of peak", "throttle reasons (any sample)");
+    const char* names[] = {"rate_sp_f16_n256_wg2", "rate_sp_f16_n256_wg2_areg", "rate_dense_f16_n256_wg2"};
+    for (uint32_t seed : {0u, kRandomSeed})
+        for (const char* name : names)
+            for (const Variant& v : variants())
+                if (v.name == name) sustained_row(v, seed, seconds, props, mod, stream, buf, buf_vecs, smem);
+    std::printf("TFLOP/s: dense-equivalent, all launches' flops over their summed event times; SM MHz and power: medians of\n"
+                "NVML samples every 10 ms while they ran; of peak: flop/clk/SM at the median clock against the datasheet rate.\n");
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    const int iters = argc > 1 ? std::atoi(argv[1]) : 8192;
+    const bool is_sustained = argc > 2 && std::strcmp(argv[1], "--sustained") == 0;
+    const int iters = !is_sustained && argc > 1 ? std::atoi(argv[1]) & ~1 : 8192;  // the kernels run stages in pairs
+    if (iters <= 0 || (is_sustained && std::atof(argv[2]) <= 0)) {
+        std::fprintf(stderr, "usage: spmma-bench-sm90a-wgmma [iterations (even, > 0)] | --sustained SECONDS\n");
+        return 2;
+    }
     const auto gpu = spmma_bench::probe_gpu([](const cu::DeviceProperties& p) { return p.major == 9 && p.minor == 0; },
                                             "sm_90");
     if (!gpu) return 3;
@@ -53,14 +136,15 @@ int main(int argc, char** argv) {
     cu::Stream stream;
     const int sms = props.sm_count;
     const unsigned smem = 200 * 1024;  // one CTA per SM whatever the variant
-    std::printf("%s, %d SMs; %d k stages (64 f16 / 128 fp8 of k) per warpgroup, one group in flight\n",
-                props.name.c_str(), sms, iters);
-    std::printf("%-30s %12s %8s %9s %13s %13s\n", "variant", "flop/clk/SM", "of peak", "TFLOP/s", "smem B/clk/SM",
-                "stream B/clk");
     // The streaming warpgroups read a 16 MiB buffer (L2 holds it) round and round.
     const uint32_t buf_vecs = 1u << 20;
     cu::DeviceBuffer buf(static_cast<size_t>(buf_vecs) * 16);
     buf.fill(0x3C);
+    if (is_sustained) return sustained(std::atof(argv[2]), props, mod, stream, buf, buf_vecs, smem);
+    std::printf("%s, %d SMs; %d k stages (64 f16 / 128 fp8 of k) per warpgroup, one group in flight\n",
+                props.name.c_str(), sms, iters);
+    std::printf("%-30s %12s %8s %9s %13s %13s\n", "variant", "flop/clk/SM", "of peak", "TFLOP/s", "smem B/clk/SM",
+                "stream B/clk");
     for (const Variant& v : variants()) {
         CUfunction f = mod.function(v.name.c_str());
         cu::set_max_dynamic_smem(f, smem);
@@ -69,8 +153,8 @@ int main(int argc, char** argv) {
         cycles.fill(0);
         CUdeviceptr pb = buf.get(), ps = sink.get(), pc = cycles.get();
         int it = iters;
-        uint32_t nv = buf_vecs;
-        void* args[] = {&it, &pb, &nv, &ps, &pc};
+        uint32_t seed = 0, nv = buf_vecs;
+        void* args[] = {&it, &seed, &pb, &nv, &ps, &pc};
         const double ms = spmma_bench::median_launch_ms(stream, f, sms, threads, smem, args, 2, 5);
         std::vector<long long> cyc(static_cast<size_t>(sms) * 2);
         cycles.download(cyc.data(), cyc.size() * 8);
@@ -82,12 +166,9 @@ int main(int argc, char** argv) {
         std::sort(wg_cycles.begin(), wg_cycles.end());
         std::sort(stream_rate.begin(), stream_rate.end());
         const double med_cycles = wg_cycles[wg_cycles.size() / 2];
-        // Dense-equivalent flops of one k stage of one warpgroup: 2 * 64 * N * k.
-        const double k_stage = v.f8 ? 128 : 64;
-        const double flops_wg = 2.0 * 64 * v.n * k_stage * iters;
-        const double per_clk = flops_wg * v.wg / med_cycles;
-        const double peak = (v.f8 ? 8192.0 : 4096.0) * (v.sparse ? 2 : 1);  // datasheet flop/clk/SM
-        const double tflops = flops_wg * v.wg * sms / (ms * 1e-3) / 1e12;
+        const double per_clk = launch_flops(v, iters, sms) / sms / med_cycles;
+        const double peak = peak_per_clk(v);
+        const double tflops = launch_flops(v, iters, sms) / (ms * 1e-3) / 1e12;
         // Shared memory the instructions read per k stage: B (N rows x 128 B) and A (64 rows x
         // 64 B sparse, 128 B dense; none from registers) per warpgroup.
         const double a_bytes = v.areg ? 0.0 : 64.0 * (v.sparse ? 64 : 128);
