@@ -22,7 +22,11 @@ using spmma_sm90a::kmajor_desc;
 
 constexpr int kStages = 4;
 constexpr uint32_t kAStageBytes = 64 * 128;  // per warpgroup: 64 rows x 128 B (dense A; sparse uses 64 B rows)
-enum Stream { kNoStream = 0, kLdg = 1, kLds = 2 };
+// kOwnLdg / kOwnNoAlloc: no streaming warpgroup; the wgmma warpgroups load their own A fragments
+// from global memory (L2), two stages ahead (ld.global.nc with and without an L1 line).
+enum Stream { kNoStream = 0, kLdg = 1, kLds = 2, kOwnLdg = 3, kOwnNoAlloc = 4 };
+constexpr bool has_stream_warpgroup(int stream) { return stream == kLdg || stream == kLds; }
+constexpr bool loads_own_a(int stream) { return stream == kOwnLdg || stream == kOwnNoAlloc; }
 
 // One variant: the instruction, its k steps per 128-byte B row and operand geometry.
 template <bool SPARSE, bool F8, bool AREG>
@@ -31,10 +35,11 @@ struct Variant {
     static constexpr uint32_t kARowBytes = SPARSE ? 64 : 128;  // A stage row (swizzle width)
     static constexpr uint32_t kAStep = 32;                     // A bytes per row per instruction
     static constexpr uint32_t kBStep = SPARSE ? 64 : 32;       // B bytes per row per instruction
+    static constexpr bool kAreg = AREG;
     template <int N>
     __device__ static __forceinline__ void mma(float (&d)[N / 2], uint64_t da, const uint32_t (&areg)[4], uint64_t db,
                                                uint32_t meta, uint32_t scale_d) {
-        if constexpr (AREG) wgmma_sp_f32_f16_f16_rs<N, 0>(d, areg, db, meta, scale_d);
+        if constexpr (kAreg) wgmma_sp_f32_f16_f16_rs<N, 0>(d, areg, db, meta, scale_d);
         else if constexpr (SPARSE && F8) spmma_sm90a::instr_e4m3e4m3_f32::mma<N, 0>(d, da, db, meta, scale_d);
         else if constexpr (SPARSE) spmma_sm90a::instr_f16f16_f32::mma<N, 0>(d, da, db, meta, scale_d);
         else if constexpr (F8) wgmma_f32_e4m3_e4m3<N>(d, da, db, scale_d);
@@ -56,6 +61,52 @@ __device__ __forceinline__ uint32_t random_f16x2(uint32_t h) {
     return (h & 0x83FF83FFu) | exps;
 }
 
+// The wgmma loop with A fragments loaded by the warpgroup itself: 32 bytes per thread per stage
+// (two 16-byte loads, the four registers of each of the stage's two m64 k32 steps), coalesced
+// 4 KiB per warpgroup, into four register sets; the loads for stage s + 2 are issued as stage s
+// starts, into the set stage s - 2 used (complete: at most one group is pending after s - 1).
+template <class V, int N, int WG, int STREAM>
+__device__ __forceinline__ void own_a_loop(int iters, uint32_t base, int wg, uint32_t meta, const uint4* buf, uint32_t buf_vecs,
+                                           uint32_t* sink) {
+    const uint32_t stride = gridDim.x * WG * 256u;  // uint4 per stage over the grid
+    const uint32_t period = buf_vecs / stride;      // stages before the addresses wrap
+    const uint4* mine = buf + (blockIdx.x * WG + wg) * 256u + (threadIdx.x % 128) * 2u;
+    uint32_t a[4][2][4];
+    auto load = [&](uint32_t (&set)[2][4], int stage) {
+        const uint4* p = mine + (static_cast<uint32_t>(stage) % period) * stride;
+#pragma unroll
+        for (int j = 0; j < 2; ++j) {
+            const uint4 v = STREAM == kOwnNoAlloc ? ld_global_nc_no_allocate_v4(p + j) : __ldg(p + j);
+            set[j][0] = v.x;
+            set[j][1] = v.y;
+            set[j][2] = v.z;
+            set[j][3] = v.w;
+        }
+    };
+    load(a[0], 0);
+    load(a[1], 1);
+    float acc[N / 2];
+    for (int it = 0; it < iters; it += 4) {  // iters is a multiple of 4
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+            load(a[(q + 2) % 4], it + q + 2);
+            const int s = (it + q) % kStages;
+            const uint32_t b = base + b_base<N, WG>() + s * N * 128u;
+            wgmma_fence();
+#pragma unroll
+            for (int step = 0; step < V::kSteps; ++step)
+                V::template mma<N>(acc, 0, a[q][step], kmajor_desc(b, 128, 0, step * V::kBStep), meta, (it + q > 0 || step > 0) ? 1u : 0u);
+            wgmma_commit_group();
+            wgmma_wait_group<1>();
+        }
+    }
+    wgmma_wait_group<0>();
+    float sum = 0.f;
+#pragma unroll
+    for (int r = 0; r < N / 2; ++r) sum += acc[r];
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = __float_as_uint(sum);
+}
+
 template <class V, int N, int WG, int STREAM>
 __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4* buf, uint32_t buf_vecs, uint32_t* sink,
                                           long long* cycles) {
@@ -73,7 +124,7 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
     __syncthreads();
 
     const int wg = threadIdx.x / 128;
-    if (STREAM != kNoStream && wg == WG) {
+    if (has_stream_warpgroup(STREAM) && wg == WG) {
         // ---- the streaming warpgroup: 16-byte loads until the wgmmas are done ----
         uint4 x = make_uint4(0, 0, 0, 0);
         long long n = 0;
@@ -104,6 +155,17 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
     }
 
     const uint32_t meta = 0x44444444u;  // positions 0 and 1 of every group: valid for every type
+    if constexpr (loads_own_a(STREAM)) {
+        static_assert(V::kAreg, "a warpgroup loading its own A takes A from registers");
+        const long long t0 = clock64();
+        own_a_loop<V, N, WG, STREAM>(iters, base, wg, meta, buf, buf_vecs, sink);
+        const long long t1 = clock64();
+        if (threadIdx.x == 0) {
+            cycles[2 * blockIdx.x] = t1 - t0;
+            cycles[2 * blockIdx.x + 1] = static_cast<long long>(iters) * WG * 128 * 32;  // bytes of A loaded
+        }
+        return;
+    }
     // NOTES: two sets of A registers taken in turn (read only, so no wgmma in flight sees a
     // register change): with random data A's bits toggle from stage to stage as loaded A's would.
     uint32_t areg[2][4] = {{0x3C003800u ^ threadIdx.x, 0x38003C00u, 0x3C00B800u, 0xB8003C00u},
@@ -143,7 +205,7 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
 
 // rate_<sp|dense>_<f16|e4m3>_n<N>_wg<WG>[_areg][_ldg|_lds]
 #define SPMMA_RATE_KERNEL(NAME, SPARSE, F8, N, WG, AREG, STREAM)                                              \
-    extern "C" __global__ void __launch_bounds__(128 * (WG + (STREAM != 0)), 1)                               \
+    extern "C" __global__ void __launch_bounds__(128 * (WG + has_stream_warpgroup(STREAM)), 1)               \
         NAME(int iters, uint32_t seed, const uint4* buf, uint32_t buf_vecs, uint32_t* sink, long long* cycles) { \
         rate_body<Variant<SPARSE, F8, AREG>, N, WG, STREAM>(iters, seed, buf, buf_vecs, sink, cycles);        \
     }

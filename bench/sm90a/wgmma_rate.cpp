@@ -3,7 +3,8 @@
 // per variant, dense-equivalent flops per clock per SM, the share of the datasheet rate,
 // TFLOP/s over the whole GPU, the shared-memory operand bytes the tensor cores read per clock,
 // and for the variants with a streaming warpgroup the bytes per clock it loaded meanwhile
-// (global memory: "ldg", shared memory: "lds"); "areg" variants take A from registers. The
+// (global memory: "ldg", shared memory: "lds"); "areg" variants take A from registers, and
+// "areg_own" ones load it there themselves from L2, two stages ahead ("_na": no L1 line). The
 // ceiling of any sm90a GEMM mainloop of that tile width, and the test of the shared-memory
 // bandwidth model of plugins/sm90a/NOTES.md.
 //   spmma-bench-sm90a-wgmma [iterations]      (default 8192 k stages per warpgroup)
@@ -38,7 +39,8 @@ struct Variant {
     bool sparse, f8;
     int n, wg;
     bool areg;
-    int stream;  // 0 none, 1 global loads, 2 shared loads
+    int stream;  // 0 none, 1 global loads, 2 shared loads (a warpgroup of their own); 3, 4 A loaded by the wgmma warpgroups
+    int threads() const { return 128 * (wg + (stream == 1 || stream == 2 ? 1 : 0)); }
 };
 
 std::vector<Variant> variants() {
@@ -66,7 +68,7 @@ void sustained_row(const Variant& v, uint32_t seed, double seconds, const cu::De
                    const cu::Stream& stream, const cu::DeviceBuffer& buf, uint32_t buf_vecs, unsigned smem) {
     CUfunction f = mod.function(v.name.c_str());
     cu::set_max_dynamic_smem(f, smem);
-    const int sms = props.sm_count, threads = 128 * (v.wg + (v.stream ? 1 : 0));
+    const int sms = props.sm_count, threads = v.threads();
     cu::DeviceBuffer sink(static_cast<size_t>(sms) * threads * 4), cycles(static_cast<size_t>(sms) * 16);
     CUdeviceptr pb = buf.get(), ps = sink.get(), pc = cycles.get();
     int it = kSustainedIters;
@@ -102,17 +104,38 @@ void sustained_row(const Variant& v, uint32_t seed, double seconds, const cu::De
                 static_cast<double>(clocks["power_w"]["max"]), 100.0 * per_clk / peak_per_clk(v), reasons.empty() ? "-" : reasons.c_str());
 }
 
+// Random f16 pairs (sign and mantissa drawn, exponents 2^-4 .. 2^-1) for the A fragments the
+// own-load variants read from global memory on random data.
+std::vector<uint32_t> random_f16_words(size_t n, uint32_t seed) {
+    std::vector<uint32_t> w(n);
+    uint64_t x = seed;
+    for (auto& v : w) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        const uint32_t h = static_cast<uint32_t>(x >> 32);
+        v = (h & 0x83FF83FFu) | (11u + ((h >> 10) & 3u)) << 10 | (11u + ((h >> 26) & 3u)) << 26;
+    }
+    return w;
+}
+
 int sustained(double seconds, const cu::DeviceProperties& props, const cu::Module& mod, const cu::Stream& stream,
-              const cu::DeviceBuffer& buf, uint32_t buf_vecs, unsigned smem) {
+              cu::DeviceBuffer& buf, uint32_t buf_vecs, unsigned smem) {
     std::printf("%s, %d SMs; each variant launched back to back for at least %g s (%d k stages per warpgroup per launch)\n",
                 props.name.c_str(), props.sm_count, seconds, kSustainedIters);
     std::printf("%-28s %-7s %7s %8s %9s %8s %8s %8s %8s  %s\n", "variant", "data", "launches", "timed s", "TFLOP/s", "SM MHz",
                 "power W", "max W", "of peak", "throttle reasons (any sample)");
-    const char* names[] = {"rate_sp_f16_n256_wg2", "rate_sp_f16_n256_wg2_areg", "rate_dense_f16_n256_wg2"};
-    for (uint32_t seed : {0u, kRandomSeed})
+    const char* names[] = {"rate_sp_f16_n256_wg2", "rate_sp_f16_n256_wg2_areg", "rate_sp_f16_n256_wg2_areg_own",
+                           "rate_sp_f16_n256_wg2_areg_own_na", "rate_dense_f16_n256_wg2"};
+    for (uint32_t seed : {0u, kRandomSeed}) {
+        if (seed) {
+            const auto words = random_f16_words(static_cast<size_t>(buf_vecs) * 4, seed);
+            buf.upload(words.data(), words.size() * 4);
+        } else {
+            buf.fill(0x3C);
+        }
         for (const char* name : names)
             for (const Variant& v : variants())
                 if (v.name == name) sustained_row(v, seed, seconds, props, mod, stream, buf, buf_vecs, smem);
+    }
     std::printf("TFLOP/s: dense-equivalent, all launches' flops over their summed event times; SM MHz and power: medians of\n"
                 "NVML samples every 10 ms while they ran; of peak: flop/clk/SM at the median clock against the datasheet rate.\n");
     return 0;
@@ -148,7 +171,7 @@ int main(int argc, char** argv) {
     for (const Variant& v : variants()) {
         CUfunction f = mod.function(v.name.c_str());
         cu::set_max_dynamic_smem(f, smem);
-        const int threads = 128 * (v.wg + (v.stream ? 1 : 0));
+        const int threads = v.threads();
         cu::DeviceBuffer sink(static_cast<size_t>(sms) * threads * 4), cycles(static_cast<size_t>(sms) * 16);
         cycles.fill(0);
         CUdeviceptr pb = buf.get(), ps = sink.get(), pc = cycles.get();

@@ -238,6 +238,19 @@ __device__ __forceinline__ void named_barrier_sync(uint32_t id, uint32_t threads
     asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
+// ---- global loads --------------------------------------------------------------------------
+
+// PTX ISA ld.global.nc [data-movement-and-conversion-instructions-ld-global-nc], .L1::no_allocate:
+// 16 bytes of read-only global memory that do not take a line in L1 (data used once, straight to
+// registers).
+__device__ __forceinline__ uint4 ld_global_nc_no_allocate_v4(const uint4* p) {
+    uint4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p));
+    return v;
+}
+
 // ---- global flags between CTAs -------------------------------------------------------------
 
 // PTX ISA st [data-movement-and-conversion-instructions-st], .release.gpu: stores `v` after every
