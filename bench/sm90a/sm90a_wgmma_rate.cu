@@ -22,11 +22,12 @@ using spmma_sm90a::kmajor_desc;
 
 constexpr int kStages = 4;
 constexpr uint32_t kAStageBytes = 64 * 128;  // per warpgroup: 64 rows x 128 B (dense A; sparse uses 64 B rows)
-// kOwnLdg / kOwnNoAlloc: no streaming warpgroup; the wgmma warpgroups load their own A fragments
-// from global memory (L2), two stages ahead (ld.global.nc with and without an L1 line).
-enum Stream { kNoStream = 0, kLdg = 1, kLds = 2, kOwnLdg = 3, kOwnNoAlloc = 4 };
+// kOwnLdg / kOwnNoAlloc / kOwnDeep: no streaming warpgroup; the wgmma warpgroups load their own A
+// fragments from global memory (L2): two stages ahead (ld.global.nc with and without an L1 line),
+// or six stages ahead (without).
+enum Stream { kNoStream = 0, kLdg = 1, kLds = 2, kOwnLdg = 3, kOwnNoAlloc = 4, kOwnDeep = 5 };
 constexpr bool has_stream_warpgroup(int stream) { return stream == kLdg || stream == kLds; }
-constexpr bool loads_own_a(int stream) { return stream == kOwnLdg || stream == kOwnNoAlloc; }
+constexpr bool loads_own_a(int stream) { return stream >= kOwnLdg; }
 
 // One variant: the instruction, its k steps per 128-byte B row and operand geometry.
 template <bool SPARSE, bool F8, bool AREG>
@@ -63,33 +64,35 @@ __device__ __forceinline__ uint32_t random_f16x2(uint32_t h) {
 
 // The wgmma loop with A fragments loaded by the warpgroup itself: 32 bytes per thread per stage
 // (two 16-byte loads, the four registers of each of the stage's two m64 k32 steps), coalesced
-// 4 KiB per warpgroup, into four register sets; the loads for stage s + 2 are issued as stage s
-// starts, into the set stage s - 2 used (complete: at most one group is pending after s - 1).
+// 4 KiB per warpgroup, into a ring of register sets; the loads for stage s + ahead are issued as
+// stage s starts, into the set stage s + ahead - ring used (complete when ahead <= ring - 2: at
+// most one group is pending after s - 1).
 template <class V, int N, int WG, int STREAM>
 __device__ __forceinline__ void own_a_loop(int iters, uint32_t base, int wg, uint32_t meta, const uint4* buf, uint32_t buf_vecs,
                                            uint32_t* sink) {
     const uint32_t stride = gridDim.x * WG * 256u;  // uint4 per stage over the grid
     const uint32_t period = buf_vecs / stride;      // stages before the addresses wrap
     const uint4* mine = buf + (blockIdx.x * WG + wg) * 256u + (threadIdx.x % 128) * 2u;
-    uint32_t a[4][2][4];
+    constexpr int kRing = STREAM == kOwnDeep ? 8 : 4, kAhead = kRing - 2;
+    uint32_t a[kRing][2][4];
     auto load = [&](uint32_t (&set)[2][4], int stage) {
         const uint4* p = mine + (static_cast<uint32_t>(stage) % period) * stride;
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
-            const uint4 v = STREAM == kOwnNoAlloc ? ld_global_nc_no_allocate_v4(p + j) : __ldg(p + j);
+            const uint4 v = STREAM == kOwnLdg ? __ldg(p + j) : ld_global_nc_no_allocate_v4(p + j);
             set[j][0] = v.x;
             set[j][1] = v.y;
             set[j][2] = v.z;
             set[j][3] = v.w;
         }
     };
-    load(a[0], 0);
-    load(a[1], 1);
-    float acc[N / 2];
-    for (int it = 0; it < iters; it += 4) {  // iters is a multiple of 4
 #pragma unroll
-        for (int q = 0; q < 4; ++q) {
-            load(a[(q + 2) % 4], it + q + 2);
+    for (int q = 0; q < kAhead; ++q) load(a[q], q);
+    float acc[N / 2];
+    for (int it = 0; it < iters; it += kRing) {  // iters is a multiple of the ring
+#pragma unroll
+        for (int q = 0; q < kRing; ++q) {
+            load(a[(q + kAhead) % kRing], it + q + kAhead);
             const int s = (it + q) % kStages;
             const uint32_t b = base + b_base<N, WG>() + s * N * 128u;
             wgmma_fence();
@@ -177,7 +180,7 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
             for (int r = 0; r < 4; ++r) areg[set][r] = random_f16x2(seed + 0x9E3779B9u * (threadIdx.x * 8 + set * 4 + r + 1));
     float acc[N / 2];
     const long long t0 = clock64();
-    for (int it = 0; it < iters; it += 2) {  // iters is even
+    for (int it = 0; it < iters; it += 2) {  // iters is a multiple of 8
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
             const int s = (it + half) % kStages;

@@ -4,10 +4,11 @@
 // TFLOP/s over the whole GPU, the shared-memory operand bytes the tensor cores read per clock,
 // and for the variants with a streaming warpgroup the bytes per clock it loaded meanwhile
 // (global memory: "ldg", shared memory: "lds"); "areg" variants take A from registers, and
-// "areg_own" ones load it there themselves from L2, two stages ahead ("_na": no L1 line). The
+// "areg_own" ones load it there themselves from L2, two stages ahead ("_na": no L1 line; "_deep":
+// no L1 line, six stages ahead). The
 // ceiling of any sm90a GEMM mainloop of that tile width, and the test of the shared-memory
 // bandwidth model of plugins/sm90a/NOTES.md.
-//   spmma-bench-sm90a-wgmma [iterations]      (default 8192 k stages per warpgroup)
+//   spmma-bench-sm90a-wgmma [iterations]      (default 8192 k stages per warpgroup; a multiple of 8)
 // With --sustained S, the sparse and dense f16 n256 variants (A from shared memory and from
 // registers) run back to back for at least S seconds each, on the pattern operands and on random
 // ones, with the SM clock, board power and throttle reasons sampled through NVML: what the bare
@@ -39,7 +40,7 @@ struct Variant {
     bool sparse, f8;
     int n, wg;
     bool areg;
-    int stream;  // 0 none, 1 global loads, 2 shared loads (a warpgroup of their own); 3, 4 A loaded by the wgmma warpgroups
+    int stream;  // 0 none, 1 global loads, 2 shared loads (a warpgroup of their own); 3-5 A loaded by the wgmma warpgroups
     int threads() const { return 128 * (wg + (stream == 1 || stream == 2 ? 1 : 0)); }
 };
 
@@ -124,7 +125,7 @@ int sustained(double seconds, const cu::DeviceProperties& props, const cu::Modul
     std::printf("%-28s %-7s %7s %8s %9s %8s %8s %8s %8s  %s\n", "variant", "data", "launches", "timed s", "TFLOP/s", "SM MHz",
                 "power W", "max W", "of peak", "throttle reasons (any sample)");
     const char* names[] = {"rate_sp_f16_n256_wg2", "rate_sp_f16_n256_wg2_areg", "rate_sp_f16_n256_wg2_areg_own",
-                           "rate_sp_f16_n256_wg2_areg_own_na", "rate_dense_f16_n256_wg2"};
+                           "rate_sp_f16_n256_wg2_areg_own_na", "rate_sp_f16_n256_wg2_areg_own_deep", "rate_dense_f16_n256_wg2"};
     for (uint32_t seed : {0u, kRandomSeed}) {
         if (seed) {
             const auto words = random_f16_words(static_cast<size_t>(buf_vecs) * 4, seed);
@@ -145,9 +146,10 @@ int sustained(double seconds, const cu::DeviceProperties& props, const cu::Modul
 
 int main(int argc, char** argv) {
     const bool is_sustained = argc > 2 && std::strcmp(argv[1], "--sustained") == 0;
-    const int iters = !is_sustained && argc > 1 ? std::atoi(argv[1]) & ~1 : 8192;  // the kernels run stages in pairs
+    // The kernels run stages in rings of 2, 4 or 8 (register sets taken in turn).
+    const int iters = !is_sustained && argc > 1 ? std::atoi(argv[1]) & ~7 : 8192;
     if (iters <= 0 || (is_sustained && std::atof(argv[2]) <= 0)) {
-        std::fprintf(stderr, "usage: spmma-bench-sm90a-wgmma [iterations (even, > 0)] | --sustained SECONDS\n");
+        std::fprintf(stderr, "usage: spmma-bench-sm90a-wgmma [iterations (a multiple of 8, > 0)] | --sustained SECONDS\n");
         return 2;
     }
     const auto gpu = spmma_bench::probe_gpu([](const cu::DeviceProperties& p) { return p.major == 9 && p.minor == 0; },
