@@ -24,8 +24,8 @@ constexpr int kStages = 4;
 constexpr uint32_t kAStageBytes = 64 * 128;  // per warpgroup: 64 rows x 128 B (dense A; sparse uses 64 B rows)
 // kOwnLdg / kOwnNoAlloc / kOwnDeep: no streaming warpgroup; the wgmma warpgroups load their own A
 // fragments from global memory (L2): two stages ahead (ld.global.nc with and without an L1 line),
-// or six stages ahead (without).
-enum Stream { kNoStream = 0, kLdg = 1, kLds = 2, kOwnLdg = 3, kOwnNoAlloc = 4, kOwnDeep = 5 };
+// or six stages ahead (without). kOwnLds: from their A stages in shared memory, two stages ahead.
+enum Stream { kNoStream = 0, kLdg = 1, kLds = 2, kOwnLdg = 3, kOwnNoAlloc = 4, kOwnDeep = 5, kOwnLds = 6 };
 constexpr bool has_stream_warpgroup(int stream) { return stream == kLdg || stream == kLds; }
 constexpr bool loads_own_a(int stream) { return stream >= kOwnLdg; }
 
@@ -68,18 +68,22 @@ __device__ __forceinline__ uint32_t random_f16x2(uint32_t h) {
 // stage s starts, into the set stage s + ahead - ring used (complete when ahead <= ring - 2: at
 // most one group is pending after s - 1).
 template <class V, int N, int WG, int STREAM>
-__device__ __forceinline__ void own_a_loop(int iters, uint32_t base, int wg, uint32_t meta, const uint4* buf, uint32_t buf_vecs,
-                                           uint32_t* sink) {
+__device__ __forceinline__ void own_a_loop(int iters, uint32_t base, const uint8_t* smem_base, int wg, uint32_t meta, const uint4* buf,
+                                           uint32_t buf_vecs, uint32_t* sink) {
     const uint32_t stride = gridDim.x * WG * 256u;  // uint4 per stage over the grid
     const uint32_t period = buf_vecs / stride;      // stages before the addresses wrap
     const uint4* mine = buf + (blockIdx.x * WG + wg) * 256u + (threadIdx.x % 128) * 2u;
     constexpr int kRing = STREAM == kOwnDeep ? 8 : 4, kAhead = kRing - 2;
     uint32_t a[kRing][2][4];
+    // NOTES: in shared memory a thread's two 16-byte pieces lie 2 KiB apart, so each quarter-warp
+    // reads 128 contiguous bytes (no bank conflict).
+    const uint8_t* my_smem = smem_base + wg * kAStageBytes + (threadIdx.x % 128) * 16u;
     auto load = [&](uint32_t (&set)[2][4], int stage) {
-        const uint4* p = mine + (static_cast<uint32_t>(stage) % period) * stride;
+        const uint4* p = STREAM == kOwnLds ? reinterpret_cast<const uint4*>(my_smem + (stage % kStages) * WG * kAStageBytes)
+                                           : mine + (static_cast<uint32_t>(stage) % period) * stride;
 #pragma unroll
         for (int j = 0; j < 2; ++j) {
-            const uint4 v = STREAM == kOwnLdg ? __ldg(p + j) : ld_global_nc_no_allocate_v4(p + j);
+            const uint4 v = STREAM == kOwnLds ? p[j * 128] : STREAM == kOwnLdg ? __ldg(p + j) : ld_global_nc_no_allocate_v4(p + j);
             set[j][0] = v.x;
             set[j][1] = v.y;
             set[j][2] = v.z;
@@ -161,7 +165,7 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
     if constexpr (loads_own_a(STREAM)) {
         static_assert(V::kAreg, "a warpgroup loading its own A takes A from registers");
         const long long t0 = clock64();
-        own_a_loop<V, N, WG, STREAM>(iters, base, wg, meta, buf, buf_vecs, sink);
+        own_a_loop<V, N, WG, STREAM>(iters, base, reinterpret_cast<const uint8_t*>(words), wg, meta, buf, buf_vecs, sink);
         const long long t1 = clock64();
         if (threadIdx.x == 0) {
             cycles[2 * blockIdx.x] = t1 - t0;
