@@ -6,9 +6,9 @@
 // shared memory while the wgmmas run. What it measures: the rate at which the tensor cores take
 // sparse and dense wgmma per SM and clock, and whether that rate is bounded by the bytes shared
 // memory serves (the machine model of plugins/sm90a/NOTES.md). With a nonzero `seed` the operands
-// are random f16 (sign and mantissa drawn, exponents 2^-4 .. 2^-1, like the benchmark's uniform
-// data) instead of a pattern that varies three bits per byte: under the power cap the data sets
-// the clock.
+// are random f16 or e4m3 (sign and mantissa drawn, exponents of 2^-4 .. 2^-1 or 2^-3 .. 2^0, like
+// the benchmark's uniform data) instead of a pattern that varies three bits per byte: under the
+// power cap the data sets the clock.
 #include <cstdint>
 
 #include "ptx_sm90.cuh"
@@ -37,6 +37,7 @@ struct Variant {
     static constexpr uint32_t kAStep = 32;                     // A bytes per row per instruction
     static constexpr uint32_t kBStep = SPARSE ? 64 : 32;       // B bytes per row per instruction
     static constexpr bool kAreg = AREG;
+    static constexpr bool kF8 = F8;
     template <int N>
     __device__ static __forceinline__ void mma(float (&d)[N / 2], uint64_t da, const uint32_t (&areg)[4], uint64_t db,
                                                uint32_t meta, uint32_t scale_d) {
@@ -53,6 +54,15 @@ constexpr uint32_t b_base() { return kStages * WG * kAStageBytes; }
 
 // cycles[2 * cta]: the wgmma warpgroups' cycles; cycles[2 * cta + 1]: bytes the streaming
 // warpgroup loaded meanwhile.
+// Four e4m3 values drawn from `h`: random sign and mantissa, exponent 2^-3 .. 2^0.
+__device__ __forceinline__ uint32_t random_e4m3x4(uint32_t h) {
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    const uint32_t exps = ((h >> 3) & 0x03030303u) + 0x04040404u;  // 4..7 in each byte
+    return (h & 0x87878787u) | exps << 3;
+}
+
 // Two f16 values drawn from `h`: random sign and mantissa, exponent 2^-4 .. 2^-1.
 __device__ __forceinline__ uint32_t random_f16x2(uint32_t h) {
     h ^= h >> 15;
@@ -125,7 +135,9 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
     // Finite, varied operands: f16 halves and fp8 bytes with exponents near 1.
     const uint32_t total = (b_base<N, WG>() + kStages * N * 128u) / 4;
     for (uint32_t i = threadIdx.x; i < total; i += blockDim.x)
-        words[i] = seed ? random_f16x2(seed ^ (i * 2654435761u)) : 0x38383838u ^ ((i * 2654435761u) & 0x07070707u);
+        words[i] = !seed   ? 0x38383838u ^ ((i * 2654435761u) & 0x07070707u)
+                   : V::kF8 ? random_e4m3x4(seed ^ (i * 2654435761u))
+                            : random_f16x2(seed ^ (i * 2654435761u));
     if (threadIdx.x == 0) done = 0;
     fence_proxy_async_shared_cta();
     __syncthreads();

@@ -9,9 +9,9 @@
 // ceiling of any sm90a GEMM mainloop of that tile width, and the test of the shared-memory
 // bandwidth model of plugins/sm90a/NOTES.md.
 //   spmma-bench-sm90a-wgmma [iterations]      (default 8192 k stages per warpgroup; a multiple of 8)
-// With --sustained S, the sparse and dense f16 n256 variants (A from shared memory and from
-// registers) run back to back for at least S seconds each, on the pattern operands and on random
-// ones, with the SM clock, board power and throttle reasons sampled through NVML: what the bare
+// With --sustained S, the sparse and dense f16 and e4m3 n256 variants (f16 also with A in
+// registers, loaded or not) run back to back for at least S seconds each, on the pattern operands
+// and on random ones, with the SM clock, board power and throttle reasons sampled through NVML: what the bare
 // instruction sustains under the power cap, and whether fewer bytes per flop raise the clock.
 //   spmma-bench-sm90a-wgmma --sustained 2
 #include <spmma/core/clocks.hpp>
@@ -126,7 +126,8 @@ int sustained(double seconds, const cu::DeviceProperties& props, const cu::Modul
                 "power W", "max W", "of peak", "throttle reasons (any sample)");
     const char* names[] = {"rate_sp_f16_n256_wg2", "rate_sp_f16_n256_wg2_areg", "rate_sp_f16_n256_wg2_areg_own",
                            "rate_sp_f16_n256_wg2_areg_own_na", "rate_sp_f16_n256_wg2_areg_own_deep",
-                           "rate_sp_f16_n256_wg2_areg_own_lds", "rate_dense_f16_n256_wg2"};
+                           "rate_sp_f16_n256_wg2_areg_own_lds", "rate_dense_f16_n256_wg2", "rate_sp_e4m3_n256_wg2",
+                           "rate_dense_e4m3_n256_wg2"};
     for (uint32_t seed : {0u, kRandomSeed}) {
         if (seed) {
             const auto words = random_f16_words(static_cast<size_t>(buf_vecs) * 4, seed);
