@@ -1,7 +1,7 @@
 /*
  * A small, correct spmma plugin in plain C (f16 x f16, f32 accumulation, f16 out, 2:4, on the
  * CPU) that misbehaves in one way chosen at build time, for the fault-injection tests:
- *   FAULT_SEGV_RUN, FAULT_ABORT_CREATE, FAULT_EXIT0_RUN, FAULT_HANG_RUN, FAULT_WRONG_D,
+ *   FAULT_SEGV_RUN, FAULT_SEGV_PROBE, FAULT_ABORT_CREATE, FAULT_EXIT0_RUN, FAULT_HANG_RUN, FAULT_WRONG_D,
  *   FAULT_NAN_D, FAULT_NULL_TABLE; PLUGIN_NAME sets its name (a duplicate of "cpu" is a fault too).
  * Faults only the conformance suite (spmma check-plugin) sees:
  *   FAULT_LEAK_DESTROY (destroy frees nothing), FAULT_SHARED_ERROR (one last_error for all threads),
@@ -95,6 +95,11 @@ static int32_t f_device_count(void) { return 1; }
 static spmma_status f_probe(int32_t device, spmma_device_info* out) {
 #ifdef FAULT_SLOW_PROBE
     usleep(1500000);
+#endif
+#ifdef FAULT_SEGV_PROBE
+    fprintf(stderr, "fault plugin: writing through a null pointer in probe\n");
+    fflush(stderr);
+    *(volatile int*)0 = 1;
 #endif
     spmma_device_info info;
     memset(&info, 0, sizeof info);

@@ -85,6 +85,11 @@ public:
     int device_count() override { return call({{"op", "device_count"}}, "device_count").at("count"); }
     DeviceInfo probe(int device) override {
         settle();
+        if (auto it = lost_probes_.find(device); it != lost_probes_.end()) {
+            const WorkerLost lost = it->second;  // reported once, not asked again: a hang costs one time limit
+            lost_probes_.erase(it);
+            throw lost;
+        }
         if (auto it = early_probes_.find(device); it != early_probes_.end()) {
             const nlohmann::json reply = std::move(it->second);
             early_probes_.erase(it);
@@ -156,6 +161,7 @@ public:
         process_.reset();
         unanswered_.clear();
         early_probes_.clear();
+        lost_probes_.clear();
     }
     void close_requests() override {
         if (process_) process_->close_requests();
@@ -182,8 +188,8 @@ private:
     }
 
     // Takes the answers of earlier begin_probe and prepare requests, in the order they were
-    // sent. A failure there costs nothing but the speed-up: the next call starts a worker again
-    // (and a probe asked for again reports what happens).
+    // sent. A lost prepare costs nothing but its speed-up (the next call starts a worker again);
+    // a lost probe is what the next probe() reports.
     void settle() {
         while (!unanswered_.empty()) {
             const Unanswered u = unanswered_.front();
@@ -191,7 +197,8 @@ private:
             try {
                 nlohmann::json reply = process_->await(timeout_s_);
                 if (u.kind == Unanswered::Probe && !reply.contains("error")) early_probes_[u.device] = std::move(reply);
-            } catch (const WorkerLost&) {
+            } catch (const WorkerLost& e) {
+                if (u.kind == Unanswered::Probe) lost_probes_.insert_or_assign(u.device, e);
                 process_.reset();
                 unanswered_.clear();
             }
@@ -221,6 +228,7 @@ private:
     };
     std::deque<Unanswered> unanswered_;             // requests sent whose answers are still to be read
     std::map<int, nlohmann::json> early_probes_;    // begin_probe's answers, by device
+    std::map<int, WorkerLost> lost_probes_;         // begin_probe's requests the worker was lost in
 };
 
 }  // namespace
