@@ -89,7 +89,7 @@ void sustained_row(const Variant& v, uint32_t seed, double seconds, const cu::De
     const double total_ms = std::accumulate(times.begin(), times.end(), 0.0);
     const double tflops = launch_flops(v, kSustainedIters, sms) * launches / (total_ms * 1e-3) / 1e12;
     if (!clocks.contains("sm_mhz")) {
-        std::printf("%-28s %-7s %7d %8.2f %9.0f   (no clock samples: %s)\n", v.name.c_str(), seed ? "random" : "pattern", launches,
+        std::printf("%-34s %-7s %7d %8.2f %9.0f   (no clock samples: %s)\n", v.name.c_str(), seed ? "random" : "pattern", launches,
                     total_ms * 1e-3, tflops, clocks.value("error", std::string("?")).c_str());
         return;
     }
@@ -100,7 +100,7 @@ void sustained_row(const Variant& v, uint32_t seed, double seconds, const cu::De
         if (!reasons.empty()) reasons += ',';
         reasons += r.get<std::string>();
     }
-    std::printf("%-28s %-7s %7d %8.2f %9.0f %8.0f %8.0f %8.0f %7.1f%%  %s\n", v.name.c_str(), seed ? "random" : "pattern", launches,
+    std::printf("%-34s %-7s %7d %8.2f %9.0f %8.0f %8.0f %8.0f %7.1f%%  %s\n", v.name.c_str(), seed ? "random" : "pattern", launches,
                 total_ms * 1e-3, tflops, mhz, static_cast<double>(clocks["power_w"]["median"]),
                 static_cast<double>(clocks["power_w"]["max"]), 100.0 * per_clk / peak_per_clk(v), reasons.empty() ? "-" : reasons.c_str());
 }
@@ -122,7 +122,7 @@ int sustained(double seconds, const cu::DeviceProperties& props, const cu::Modul
               cu::DeviceBuffer& buf, uint32_t buf_vecs, unsigned smem) {
     std::printf("%s, %d SMs; each variant launched back to back for at least %g s (%d k stages per warpgroup per launch)\n",
                 props.name.c_str(), props.sm_count, seconds, kSustainedIters);
-    std::printf("%-28s %-7s %7s %8s %9s %8s %8s %8s %8s  %s\n", "variant", "data", "launches", "timed s", "TFLOP/s", "SM MHz",
+    std::printf("%-34s %-7s %7s %8s %9s %8s %8s %8s %8s  %s\n", "variant", "data", "launches", "timed s", "TFLOP/s", "SM MHz",
                 "power W", "max W", "of peak", "throttle reasons (any sample)");
     const char* names[] = {"rate_sp_f16_n256_wg2", "rate_sp_f16_n256_wg2_areg", "rate_sp_f16_n256_wg2_areg_own",
                            "rate_sp_f16_n256_wg2_areg_own_na", "rate_sp_f16_n256_wg2_areg_own_deep",
@@ -170,7 +170,7 @@ int main(int argc, char** argv) {
     if (is_sustained) return sustained(std::atof(argv[2]), props, mod, stream, buf, buf_vecs, smem);
     std::printf("%s, %d SMs; %d k stages (64 f16 / 128 fp8 of k) per warpgroup, one group in flight\n",
                 props.name.c_str(), sms, iters);
-    std::printf("%-30s %12s %8s %9s %13s %13s\n", "variant", "flop/clk/SM", "of peak", "TFLOP/s", "smem B/clk/SM",
+    std::printf("%-34s %12s %8s %9s %13s %13s\n", "variant", "flop/clk/SM", "of peak", "TFLOP/s", "smem B/clk/SM",
                 "stream B/clk");
     for (const Variant& v : variants()) {
         CUfunction f = mod.function(v.name.c_str());
@@ -202,7 +202,7 @@ int main(int argc, char** argv) {
         const double bytes_clk = (v.n * 128.0 + a_bytes) * iters * v.wg / med_cycles;
         char streamed[32] = "-";
         if (v.stream) std::snprintf(streamed, sizeof streamed, "%.1f", stream_rate[stream_rate.size() / 2]);
-        std::printf("%-30s %12.0f %7.1f%% %9.0f %13.1f %13s\n", v.name.c_str(), per_clk, 100.0 * per_clk / peak, tflops,
+        std::printf("%-34s %12.0f %7.1f%% %9.0f %13.1f %13s\n", v.name.c_str(), per_clk, 100.0 * per_clk / peak, tflops,
                     bytes_clk, streamed);
     }
     return 0;
