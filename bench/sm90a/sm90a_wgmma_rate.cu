@@ -25,9 +25,12 @@ constexpr uint32_t kAStageBytes = 64 * 128;  // per warpgroup: 64 rows x 128 B (
 // kOwnLdg / kOwnNoAlloc / kOwnDeep: no streaming warpgroup; the wgmma warpgroups load their own A
 // fragments from global memory (L2): two stages ahead (ld.global.nc with and without an L1 line),
 // or six stages ahead (without). kOwnLds: from their A stages in shared memory, two stages ahead.
-enum Stream { kNoStream = 0, kLdg = 1, kLds = 2, kOwnLdg = 3, kOwnNoAlloc = 4, kOwnDeep = 5, kOwnLds = 6 };
-constexpr bool has_stream_warpgroup(int stream) { return stream == kLdg || stream == kLds; }
-constexpr bool loads_own_a(int stream) { return stream >= kOwnLdg; }
+// kTma: a warpgroup of its own writes shared memory through the tensor copy engine (what a GEMM's
+// stage fills do), 16 bulk copies of 4 KiB in flight, as fast as they complete.
+enum Stream { kNoStream = 0, kLdg = 1, kLds = 2, kOwnLdg = 3, kOwnNoAlloc = 4, kOwnDeep = 5, kOwnLds = 6, kTma = 7 };
+constexpr bool has_stream_warpgroup(int stream) { return stream == kLdg || stream == kLds || stream == kTma; }
+constexpr bool loads_own_a(int stream) { return stream >= kOwnLdg && stream <= kOwnLds; }
+constexpr uint32_t kTmaCopyBytes = 4096, kTmaCopies = 16;
 
 // One variant: the instruction, its k steps per 128-byte B row and operand geometry.
 template <bool SPARSE, bool F8, bool AREG>
@@ -129,6 +132,7 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
                                           long long* cycles) {
     extern __shared__ uint8_t smem_raw[];
     __shared__ volatile int done;
+    __shared__ alignas(8) uint64_t tma_bar;
     const uint32_t raw = smem_addr(smem_raw);
     const uint32_t base = (raw + 1023u) & ~1023u;
     uint32_t* words = reinterpret_cast<uint32_t*>(smem_raw + (base - raw));
@@ -138,11 +142,35 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
         words[i] = !seed   ? 0x38383838u ^ ((i * 2654435761u) & 0x07070707u)
                    : V::kF8 ? random_e4m3x4(seed ^ (i * 2654435761u))
                             : random_f16x2(seed ^ (i * 2654435761u));
-    if (threadIdx.x == 0) done = 0;
+    if (threadIdx.x == 0) {
+        done = 0;
+        mbarrier_init(smem_addr(&tma_bar), 1);
+    }
     fence_proxy_async_shared_cta();
     __syncthreads();
 
     const int wg = threadIdx.x / 128;
+    if (STREAM == kTma && wg == WG) {
+        // ---- the filling warpgroup: one thread keeps 16 bulk copies in flight into a 4 KiB
+        // scratch area after the operands (their writes overlap: only their traffic matters) ----
+        if (threadIdx.x % 128 != 0) return;
+        const uint32_t scratch = base + b_base<N, WG>() + kStages * N * 128u, bar = smem_addr(&tma_bar);
+        const uint32_t chunks = buf_vecs * 16u / kTmaCopyBytes;
+        uint32_t next = blockIdx.x * 977u % chunks, parity = 0;
+        long long n = 0;
+        while (!done) {
+            mbarrier_arrive_expect_tx(bar, kTmaCopies * kTmaCopyBytes);
+            for (uint32_t c = 0; c < kTmaCopies; ++c) {
+                bulk_load_1d(scratch, reinterpret_cast<const uint8_t*>(buf) + static_cast<size_t>(next) * kTmaCopyBytes, kTmaCopyBytes, bar);
+                next = next + 1 == chunks ? 0 : next + 1;
+            }
+            mbarrier_wait_parity<BarrierScope::Cta>(bar, parity);
+            parity ^= 1;
+            n += kTmaCopies * kTmaCopyBytes;
+        }
+        cycles[2 * blockIdx.x + 1] = n;
+        return;
+    }
     if (has_stream_warpgroup(STREAM) && wg == WG) {
         // ---- the streaming warpgroup: 16-byte loads until the wgmmas are done ----
         uint4 x = make_uint4(0, 0, 0, 0);

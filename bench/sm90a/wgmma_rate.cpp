@@ -5,7 +5,8 @@
 // and for the variants with a streaming warpgroup the bytes per clock it loaded meanwhile
 // (global memory: "ldg", shared memory: "lds"); "areg" variants take A from registers, and
 // "areg_own" ones load it there themselves from L2, two stages ahead ("_na": no L1 line; "_deep":
-// no L1 line, six stages ahead; "_lds": from shared memory with ordinary loads). The
+// no L1 line, six stages ahead; "_lds": from shared memory with ordinary loads); "_tma" variants
+// add a warpgroup that writes shared memory with bulk copies from L2, as a GEMM's stage fills do. The
 // ceiling of any sm90a GEMM mainloop of that tile width, and the test of the shared-memory
 // bandwidth model of plugins/sm90a/NOTES.md.
 //   spmma-bench-sm90a-wgmma [iterations]      (default 8192 k stages per warpgroup; a multiple of 8)
@@ -40,8 +41,9 @@ struct Variant {
     bool sparse, f8;
     int n, wg;
     bool areg;
-    int stream;  // 0 none, 1 global loads, 2 shared loads (a warpgroup of their own); 3-6 A loaded by the wgmma warpgroups
-    int threads() const { return 128 * (wg + (stream == 1 || stream == 2 ? 1 : 0)); }
+    int stream;  // 0 none, 1 global loads, 2 shared loads, 7 bulk copies into shared memory (a warpgroup of their
+                 // own); 3-6 A loaded by the wgmma warpgroups
+    int threads() const { return 128 * (wg + (stream == 1 || stream == 2 || stream == 7 ? 1 : 0)); }
 };
 
 std::vector<Variant> variants() {
@@ -126,8 +128,8 @@ int sustained(double seconds, const cu::DeviceProperties& props, const cu::Modul
                 "power W", "max W", "of peak", "throttle reasons (any sample)");
     const char* names[] = {"rate_sp_f16_n256_wg2", "rate_sp_f16_n256_wg2_areg", "rate_sp_f16_n256_wg2_areg_own",
                            "rate_sp_f16_n256_wg2_areg_own_na", "rate_sp_f16_n256_wg2_areg_own_deep",
-                           "rate_sp_f16_n256_wg2_areg_own_lds", "rate_dense_f16_n256_wg2", "rate_sp_e4m3_n256_wg2",
-                           "rate_dense_e4m3_n256_wg2"};
+                           "rate_sp_f16_n256_wg2_areg_own_lds", "rate_sp_f16_n256_wg2_tma", "rate_dense_f16_n256_wg2",
+                           "rate_sp_e4m3_n256_wg2", "rate_sp_e4m3_n256_wg2_tma", "rate_dense_e4m3_n256_wg2"};
     for (uint32_t seed : {0u, kRandomSeed}) {
         if (seed) {
             const auto words = random_f16_words(static_cast<size_t>(buf_vecs) * 4, seed);
