@@ -127,92 +127,64 @@ __device__ __forceinline__ void own_a_loop(int iters, uint32_t base, const uint8
     sink[blockIdx.x * blockDim.x + threadIdx.x] = __float_as_uint(sum);
 }
 
-template <class V, int N, int WG, int STREAM>
-__device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4* buf, uint32_t buf_vecs, uint32_t* sink,
-                                          long long* cycles) {
-    extern __shared__ uint8_t smem_raw[];
-    __shared__ volatile int done;
-    __shared__ alignas(8) uint64_t tma_bar;
-    const uint32_t raw = smem_addr(smem_raw);
-    const uint32_t base = (raw + 1023u) & ~1023u;
-    uint32_t* words = reinterpret_cast<uint32_t*>(smem_raw + (base - raw));
-    // Finite, varied operands: f16 halves and fp8 bytes with exponents near 1.
-    const uint32_t total = (b_base<N, WG>() + kStages * N * 128u) / 4;
-    for (uint32_t i = threadIdx.x; i < total; i += blockDim.x)
-        words[i] = !seed   ? 0x38383838u ^ ((i * 2654435761u) & 0x07070707u)
-                   : V::kF8 ? random_e4m3x4(seed ^ (i * 2654435761u))
-                            : random_f16x2(seed ^ (i * 2654435761u));
-    if (threadIdx.x == 0) {
-        done = 0;
-        mbarrier_init(smem_addr(&tma_bar), 1);
-    }
-    fence_proxy_async_shared_cta();
-    __syncthreads();
-
-    const int wg = threadIdx.x / 128;
-    if (STREAM == kTma && wg == WG) {
-        // ---- the filling warpgroup: one thread keeps 16 bulk copies in flight into a 4 KiB
-        // scratch area after the operands (their writes overlap: only their traffic matters) ----
-        if (threadIdx.x % 128 != 0) return;
-        const uint32_t scratch = base + b_base<N, WG>() + kStages * N * 128u, bar = smem_addr(&tma_bar);
-        const uint32_t chunks = buf_vecs * 16u / kTmaCopyBytes;
-        uint32_t next = blockIdx.x * 977u % chunks, parity = 0;
-        long long n = 0;
-        while (!done) {
-            mbarrier_arrive_expect_tx(bar, kTmaCopies * kTmaCopyBytes);
-            for (uint32_t c = 0; c < kTmaCopies; ++c) {
-                bulk_load_1d(scratch, reinterpret_cast<const uint8_t*>(buf) + static_cast<size_t>(next) * kTmaCopyBytes, kTmaCopyBytes, bar);
-                next = next + 1 == chunks ? 0 : next + 1;
-            }
-            mbarrier_wait_parity<BarrierScope::Cta>(bar, parity);
-            parity ^= 1;
-            n += kTmaCopies * kTmaCopyBytes;
+// The filling warpgroup: one thread keeps 16 bulk copies in flight into a 4 KiB scratch area
+// after the operands (their writes overlap: only their traffic matters) until the wgmmas are done.
+template <int N, int WG>
+__device__ __forceinline__ void fill_stream(uint32_t base, uint32_t bar, volatile int& done, const uint4* buf, uint32_t buf_vecs,
+                                            long long* cycles) {
+    if (threadIdx.x % 128 != 0) return;
+    const uint32_t scratch = base + b_base<N, WG>() + kStages * N * 128u;
+    const uint32_t chunks = buf_vecs * 16u / kTmaCopyBytes;
+    uint32_t next = blockIdx.x * 977u % chunks, parity = 0;
+    long long n = 0;
+    while (!done) {
+        mbarrier_arrive_expect_tx(bar, kTmaCopies * kTmaCopyBytes);
+        for (uint32_t c = 0; c < kTmaCopies; ++c) {
+            bulk_load_1d(scratch, reinterpret_cast<const uint8_t*>(buf) + static_cast<size_t>(next) * kTmaCopyBytes, kTmaCopyBytes, bar);
+            next = next + 1 == chunks ? 0 : next + 1;
         }
-        cycles[2 * blockIdx.x + 1] = n;
-        return;
+        mbarrier_wait_parity<BarrierScope::Cta>(bar, parity);
+        parity ^= 1;
+        n += kTmaCopies * kTmaCopyBytes;
     }
-    if (has_stream_warpgroup(STREAM) && wg == WG) {
-        // ---- the streaming warpgroup: 16-byte loads until the wgmmas are done ----
-        uint4 x = make_uint4(0, 0, 0, 0);
-        long long n = 0;
-        const uint32_t t = threadIdx.x % 128;
-        const uint4* s = reinterpret_cast<const uint4*>(words);
-        uint32_t i = (blockIdx.x * 977u * 128u + t) % buf_vecs;
-        while (!done) {
+    cycles[2 * blockIdx.x + 1] = n;
+}
+
+// The streaming warpgroup: 16-byte loads (from L2, or from the operands in shared memory) until
+// the wgmmas are done.
+template <int STREAM>
+__device__ __forceinline__ void load_stream(const uint4* smem, uint32_t smem_vecs, volatile int& done, const uint4* buf,
+                                            uint32_t buf_vecs, uint32_t* sink, long long* cycles) {
+    uint4 x = make_uint4(0, 0, 0, 0);
+    long long n = 0;
+    const uint32_t t = threadIdx.x % 128;
+    uint32_t i = (blockIdx.x * 977u * 128u + t) % buf_vecs;
+    while (!done) {
 #pragma unroll
-            for (int r = 0; r < 16; ++r) {
-                uint4 v;
-                if constexpr (STREAM == kLdg) {
-                    v = __ldg(buf + i);
-                    i += 128;
-                    if (i >= buf_vecs) i -= buf_vecs;
-                } else {
-                    v = s[(r * 128 + t) % (total / 4)];
-                }
-                x.x ^= v.x;
-                x.y += v.y;
-                x.z ^= v.z;
-                x.w += v.w;
+        for (int r = 0; r < 16; ++r) {
+            uint4 v;
+            if constexpr (STREAM == kLdg) {
+                v = __ldg(buf + i);
+                i += 128;
+                if (i >= buf_vecs) i -= buf_vecs;
+            } else {
+                v = smem[(r * 128 + t) % smem_vecs];
             }
-            n += 16;
+            x.x ^= v.x;
+            x.y += v.y;
+            x.z ^= v.z;
+            x.w += v.w;
         }
-        sink[blockIdx.x * blockDim.x + threadIdx.x] = x.x ^ x.y ^ x.z ^ x.w;
-        if (t == 0) cycles[2 * blockIdx.x + 1] = n * 16 * 128;
-        return;
+        n += 16;
     }
+    sink[blockIdx.x * blockDim.x + threadIdx.x] = x.x ^ x.y ^ x.z ^ x.w;
+    if (t == 0) cycles[2 * blockIdx.x + 1] = n * 16 * 128;
+}
 
-    const uint32_t meta = 0x44444444u;  // positions 0 and 1 of every group: valid for every type
-    if constexpr (loads_own_a(STREAM)) {
-        static_assert(V::kAreg, "a warpgroup loading its own A takes A from registers");
-        const long long t0 = clock64();
-        own_a_loop<V, N, WG, STREAM>(iters, base, reinterpret_cast<const uint8_t*>(words), wg, meta, buf, buf_vecs, sink);
-        const long long t1 = clock64();
-        if (threadIdx.x == 0) {
-            cycles[2 * blockIdx.x] = t1 - t0;
-            cycles[2 * blockIdx.x + 1] = static_cast<long long>(iters) * WG * 128 * 32;  // bytes of A loaded
-        }
-        return;
-    }
+// The wgmma loop with A from its shared-memory stages, or from registers that are never loaded.
+// Returns the loop's clock64 cycles.
+template <class V, int N, int WG>
+__device__ __forceinline__ long long fixed_a_loop(int iters, uint32_t seed, uint32_t base, int wg, uint32_t meta, uint32_t* sink) {
     // NOTES: two sets of A registers taken in turn (read only, so no wgmma in flight sees a
     // register change): with random data A's bits toggle from stage to stage as loaded A's would.
     uint32_t areg[2][4] = {{0x3C003800u ^ threadIdx.x, 0x38003C00u, 0x3C00B800u, 0xB8003C00u},
@@ -240,12 +212,58 @@ __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4*
     }
     wgmma_wait_group<0>();
     const long long t1 = clock64();
-    if (threadIdx.x == 0) done = 1;
     float sum = 0.f;
 #pragma unroll
     for (int r = 0; r < N / 2; ++r) sum += acc[r];
     sink[blockIdx.x * blockDim.x + threadIdx.x] = __float_as_uint(sum);
-    if (threadIdx.x == 0) cycles[2 * blockIdx.x] = t1 - t0;
+    return t1 - t0;
+}
+
+template <class V, int N, int WG, int STREAM>
+__device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4* buf, uint32_t buf_vecs, uint32_t* sink,
+                                          long long* cycles) {
+    extern __shared__ uint8_t smem_raw[];
+    __shared__ volatile int done;
+    __shared__ alignas(8) uint64_t tma_bar;
+    const uint32_t raw = smem_addr(smem_raw);
+    const uint32_t base = (raw + 1023u) & ~1023u;
+    uint32_t* words = reinterpret_cast<uint32_t*>(smem_raw + (base - raw));
+    // Finite, varied operands: f16 halves and fp8 bytes with exponents near 1.
+    const uint32_t total = (b_base<N, WG>() + kStages * N * 128u) / 4;
+    for (uint32_t i = threadIdx.x; i < total; i += blockDim.x)
+        words[i] = !seed   ? 0x38383838u ^ ((i * 2654435761u) & 0x07070707u)
+                   : V::kF8 ? random_e4m3x4(seed ^ (i * 2654435761u))
+                            : random_f16x2(seed ^ (i * 2654435761u));
+    if (threadIdx.x == 0) {
+        done = 0;
+        mbarrier_init(smem_addr(&tma_bar), 1);
+    }
+    fence_proxy_async_shared_cta();
+    __syncthreads();
+
+    const int wg = threadIdx.x / 128;
+    if constexpr (STREAM == kTma) {
+        if (wg == WG) return fill_stream<N, WG>(base, smem_addr(&tma_bar), done, buf, buf_vecs, cycles);
+    } else if constexpr (has_stream_warpgroup(STREAM)) {
+        if (wg == WG) return load_stream<STREAM>(reinterpret_cast<const uint4*>(words), total / 4, done, buf, buf_vecs, sink, cycles);
+    }
+    const uint32_t meta = 0x44444444u;  // positions 0 and 1 of every group: valid for every type
+    if constexpr (loads_own_a(STREAM)) {
+        static_assert(V::kAreg, "a warpgroup loading its own A takes A from registers");
+        const long long t0 = clock64();
+        own_a_loop<V, N, WG, STREAM>(iters, base, reinterpret_cast<const uint8_t*>(words), wg, meta, buf, buf_vecs, sink);
+        const long long t1 = clock64();
+        if (threadIdx.x == 0) {
+            cycles[2 * blockIdx.x] = t1 - t0;
+            cycles[2 * blockIdx.x + 1] = static_cast<long long>(iters) * WG * 128 * 32;  // bytes of A loaded
+        }
+        return;
+    }
+    const long long loop_cycles = fixed_a_loop<V, N, WG>(iters, seed, base, wg, meta, sink);
+    if (threadIdx.x == 0) {
+        done = 1;
+        cycles[2 * blockIdx.x] = loop_cycles;
+    }
 }
 
 }  // namespace
