@@ -13,6 +13,7 @@
 
 #include "ptx_sm90.cuh"
 #include "ptx_sm90a_wgmma.cuh"
+#include "random_operands.hpp"
 #include "sm90a_instr.cuh"
 
 namespace {
@@ -55,25 +56,8 @@ struct Variant {
 template <int N, int WG>
 constexpr uint32_t b_base() { return kStages * WG * kAStageBytes; }
 
-// cycles[2 * cta]: the wgmma warpgroups' cycles; cycles[2 * cta + 1]: bytes the streaming
-// warpgroup loaded meanwhile.
-// Four e4m3 values drawn from `h`: random sign and mantissa, exponent 2^-3 .. 2^0.
-__device__ __forceinline__ uint32_t random_e4m3x4(uint32_t h) {
-    h ^= h >> 15;
-    h *= 0x2C1B3C6Du;
-    h ^= h >> 12;
-    const uint32_t exps = ((h >> 3) & 0x03030303u) + 0x04040404u;  // 4..7 in each byte
-    return (h & 0x87878787u) | exps << 3;
-}
-
-// Two f16 values drawn from `h`: random sign and mantissa, exponent 2^-4 .. 2^-1.
-__device__ __forceinline__ uint32_t random_f16x2(uint32_t h) {
-    h ^= h >> 15;
-    h *= 0x2C1B3C6Du;
-    h ^= h >> 12;
-    const uint32_t exps = (11u + ((h >> 10) & 3u)) << 10 | (11u + ((h >> 26) & 3u)) << 26;
-    return (h & 0x83FF83FFu) | exps;
-}
+__device__ __forceinline__ uint32_t random_e4m3x4(uint32_t h) { return spmma_rate::e4m3x4_from_bits(spmma_rate::scramble(h)); }
+__device__ __forceinline__ uint32_t random_f16x2(uint32_t h) { return spmma_rate::f16x2_from_bits(spmma_rate::scramble(h)); }
 
 // The wgmma loop with A fragments loaded by the warpgroup itself: 32 bytes per thread per stage
 // (two 16-byte loads, the four registers of each of the stage's two m64 k32 steps), coalesced
@@ -219,6 +203,8 @@ __device__ __forceinline__ long long fixed_a_loop(int iters, uint32_t seed, uint
     return t1 - t0;
 }
 
+// cycles[2 * cta]: the wgmma warpgroups' cycles; cycles[2 * cta + 1]: bytes the streaming
+// warpgroup, or the own-load warpgroups, loaded meanwhile.
 template <class V, int N, int WG, int STREAM>
 __device__ __forceinline__ void rate_body(int iters, uint32_t seed, const uint4* buf, uint32_t buf_vecs, uint32_t* sink,
                                           long long* cycles) {

@@ -20,6 +20,7 @@
 #include <spmma_plugin/cuda_gemm.hpp>
 
 #include "../common/probe_gpu.hpp"
+#include "random_operands.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -62,6 +63,38 @@ double launch_flops(const Variant& v, int iters, int sms) {
 
 double peak_per_clk(const Variant& v) { return (v.f8 ? 8192.0 : 4096.0) * (v.sparse ? 2 : 1); }  // datasheet flop/clk/SM
 
+// One variant's kernel with its arguments: `iters` k stages per warpgroup, operands drawn from
+// `seed` (0: the pattern), one CTA per SM; `cycles` gets two counters per CTA (the kernel's
+// cycles[2 * cta] and cycles[2 * cta + 1]).
+struct ProbeLaunch {
+    ProbeLaunch(const Variant& v, const cu::Module& mod, int sms_, unsigned smem, int iters_, uint32_t seed_,
+                const cu::DeviceBuffer& buf, uint32_t buf_vecs_)
+        : f(mod.function(v.name.c_str())), sms(sms_), threads(v.threads()), iters(iters_), seed(seed_), buf_vecs(buf_vecs_),
+          sink(static_cast<size_t>(sms_) * v.threads() * 4), cycles(static_cast<size_t>(sms_) * 16), pb(buf.get()), ps(sink.get()),
+          pc(cycles.get()) {
+        cu::set_max_dynamic_smem(f, smem);
+        shape.grid[0] = static_cast<unsigned>(sms);
+        shape.block[0] = static_cast<unsigned>(threads);
+        shape.smem_bytes = smem;
+        cycles.fill(0);
+    }
+    ProbeLaunch(const ProbeLaunch&) = delete;  // args point into it
+    ProbeLaunch& operator=(const ProbeLaunch&) = delete;
+
+    double median_ms(const cu::Stream& stream, int warmup, int reps) {
+        return spmma_bench::median_launch_ms(stream, f, sms, threads, shape.smem_bytes, args, warmup, reps);
+    }
+    void launch(const cu::Stream& stream) { cu::launch(f, shape, stream.get(), args); }
+
+    CUfunction f;
+    int sms, threads, iters;
+    uint32_t seed, buf_vecs;
+    cu::DeviceBuffer sink, cycles;
+    CUdeviceptr pb, ps, pc;
+    void* args[6] = {&iters, &seed, &pb, &buf_vecs, &ps, &pc};
+    cu::LaunchShape shape;
+};
+
 constexpr uint32_t kRandomSeed = 0x5EED1234u;
 constexpr int kSustainedIters = 8192;
 
@@ -69,24 +102,14 @@ constexpr int kSustainedIters = 8192;
 // clock and power NVML saw meanwhile.
 void sustained_row(const Variant& v, uint32_t seed, double seconds, const cu::DeviceProperties& props, const cu::Module& mod,
                    const cu::Stream& stream, const cu::DeviceBuffer& buf, uint32_t buf_vecs, unsigned smem) {
-    CUfunction f = mod.function(v.name.c_str());
-    cu::set_max_dynamic_smem(f, smem);
-    const int sms = props.sm_count, threads = v.threads();
-    cu::DeviceBuffer sink(static_cast<size_t>(sms) * threads * 4), cycles(static_cast<size_t>(sms) * 16);
-    CUdeviceptr pb = buf.get(), ps = sink.get(), pc = cycles.get();
-    int it = kSustainedIters;
-    uint32_t sd = seed, nv = buf_vecs;
-    void* args[] = {&it, &sd, &pb, &nv, &ps, &pc};
-    const double first_ms = spmma_bench::median_launch_ms(stream, f, sms, threads, smem, args, 1, 3);
+    const int sms = props.sm_count;
+    ProbeLaunch probe(v, mod, sms, smem, kSustainedIters, seed, buf, buf_vecs);
+    const double first_ms = probe.median_ms(stream, 1, 3);
     const int launches = std::max(3, static_cast<int>(std::ceil(seconds * 1e3 / first_ms)));
     std::vector<float> times(static_cast<size_t>(launches));
-    cu::LaunchShape shape;
-    shape.grid[0] = static_cast<unsigned>(sms);
-    shape.block[0] = static_cast<unsigned>(threads);
-    shape.smem_bytes = smem;
     spmma::ClockSampler sampler(props.uuid);
     sampler.start();
-    cu::timed_runs(stream, 0, launches, times.data(), nullptr, [&] { cu::launch(f, shape, stream.get(), args); });
+    cu::timed_runs(stream, 0, launches, times.data(), nullptr, [&] { probe.launch(stream); });
     const nlohmann::json clocks = sampler.stop().to_json();
     const double total_ms = std::accumulate(times.begin(), times.end(), 0.0);
     const double tflops = launch_flops(v, kSustainedIters, sms) * launches / (total_ms * 1e-3) / 1e12;
@@ -107,15 +130,14 @@ void sustained_row(const Variant& v, uint32_t seed, double seconds, const cu::De
                 static_cast<double>(clocks["power_w"]["max"]), 100.0 * per_clk / peak_per_clk(v), reasons.empty() ? "-" : reasons.c_str());
 }
 
-// Random f16 pairs (sign and mantissa drawn, exponents 2^-4 .. 2^-1) for the A fragments the
-// own-load variants read from global memory on random data.
+// Random f16 pairs (random_operands.hpp) for the A fragments the own-load variants read from
+// global memory on random data.
 std::vector<uint32_t> random_f16_words(size_t n, uint32_t seed) {
     std::vector<uint32_t> w(n);
     uint64_t x = seed;
     for (auto& v : w) {
         x = x * 6364136223846793005ull + 1442695040888963407ull;
-        const uint32_t h = static_cast<uint32_t>(x >> 32);
-        v = (h & 0x83FF83FFu) | (11u + ((h >> 10) & 3u)) << 10 | (11u + ((h >> 26) & 3u)) << 26;
+        v = spmma_rate::f16x2_from_bits(static_cast<uint32_t>(x >> 32));
     }
     return w;
 }
@@ -142,7 +164,8 @@ int sustained(double seconds, const cu::DeviceProperties& props, const cu::Modul
                 if (v.name == name) sustained_row(v, seed, seconds, props, mod, stream, buf, buf_vecs, smem);
     }
     std::printf("TFLOP/s: dense-equivalent, all launches' flops over their summed event times; SM MHz and power: medians of\n"
-                "NVML samples every 10 ms while they ran; of peak: flop/clk/SM at the median clock against the datasheet rate.\n");
+                "NVML samples every 10 ms while they ran; of peak: flop/clk/SM at that median clock against the datasheet rate\n"
+                "(NVML's clock reads about 10 %% above the one the kernels see: the clock64 table's share is the kernels' own).\n");
     return 0;
 }
 
@@ -175,18 +198,10 @@ int main(int argc, char** argv) {
     std::printf("%-34s %12s %8s %9s %13s %13s\n", "variant", "flop/clk/SM", "of peak", "TFLOP/s", "smem B/clk/SM",
                 "stream B/clk");
     for (const Variant& v : variants()) {
-        CUfunction f = mod.function(v.name.c_str());
-        cu::set_max_dynamic_smem(f, smem);
-        const int threads = v.threads();
-        cu::DeviceBuffer sink(static_cast<size_t>(sms) * threads * 4), cycles(static_cast<size_t>(sms) * 16);
-        cycles.fill(0);
-        CUdeviceptr pb = buf.get(), ps = sink.get(), pc = cycles.get();
-        int it = iters;
-        uint32_t seed = 0, nv = buf_vecs;
-        void* args[] = {&it, &seed, &pb, &nv, &ps, &pc};
-        const double ms = spmma_bench::median_launch_ms(stream, f, sms, threads, smem, args, 2, 5);
+        ProbeLaunch probe(v, mod, sms, smem, iters, 0, buf, buf_vecs);
+        const double ms = probe.median_ms(stream, 2, 5);
         std::vector<long long> cyc(static_cast<size_t>(sms) * 2);
-        cycles.download(cyc.data(), cyc.size() * 8);
+        probe.cycles.download(cyc.data(), cyc.size() * 8);
         std::vector<double> wg_cycles, stream_rate;
         for (int c = 0; c < sms; ++c) {
             wg_cycles.push_back(static_cast<double>(cyc[2 * c]));

@@ -111,8 +111,7 @@ void WorkerProcess::lost(const std::string& how) {
     std::string tail = tail_ + partial_;
     while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' ')) tail.pop_back();
     if (!tail.empty()) msg += fmt::format(" (its last output: {})", tail.size() > 400 ? "..." + tail.substr(tail.size() - 400) : tail);
-    if (sock_ >= 0) close(sock_);
-    sock_ = -1;
+    close_requests();
     throw WorkerLost(msg, stage_);
 }
 

@@ -17,8 +17,8 @@ namespace spmma {
 // device (making a context takes a while; see SharedMemory::pin_for). False, with the reason in
 // *why, when it cannot (no driver, no such device, ...).
 bool use_device_for_pinning(const std::string& device_uuid, std::string* why = nullptr);
-// Registers [data, data + bytes) for the device with this UUID (use_device_for_pinning first).
-// Returns false, with the reason in *why, when it cannot.
+// Registers [data, data + bytes) for the device with this UUID, making its context current
+// through use_device_for_pinning. Returns false, with the reason in *why, when it cannot.
 bool pin_host_memory(void* data, size_t bytes, const std::string& device_uuid, std::string* why = nullptr);
 // Undoes pin_host_memory (no-op for memory that was not pinned).
 void unpin_host_memory(void* data);
