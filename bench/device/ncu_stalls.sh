@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Where a kernel's warps wait, instruction by instruction: Nsight Compute's warp-state sampling
+# over one launch, exported per SASS instruction (the GPU machine has ncu; run from the
+# repository root with the build copied there).
+#   OUT=$OUT SIZE=4096 bench/device/ncu_stalls.sh kernel [kernel ...]
+# Kernel names and problem types as in bench/device/ncu.sh (SIZE^3, uniform operands, the GPU's
+# own clock unless CLOCKS=base). Writes, per kernel:
+#   $OUT/stalls_<kernel>_<SIZE>.csv  every SASS instruction with its samples (ncu's source page)
+#   $OUT/stalls_<kernel>_<SIZE>.txt  the warp-state section (stall reasons summed over the kernel)
+# bench/device/stall_table.py turns the CSV into the instructions that hold the most samples.
+set -u
+cd "$(dirname "$0")/../.."
+BUILD=${BUILD:-build}
+OUT=${OUT:-$PWD/ncu-out}
+SIZE=${SIZE:-4096}
+mkdir -p "$OUT"
+NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
+[ -n "$NCU" ] || { echo "ncu not found"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: bench/device/ncu_stalls.sh kernel [kernel ...]"; exit 2; }
+status=0
+for k in "$@"; do
+    plugin=${PLUGIN:-${k%%_*}}
+    case ${k#*_} in
+        f16f16_f32_*) types="--dtype f16 --acc f32 --out f16" ;;
+        bf16bf16_f32_*) types="--dtype bf16 --acc f32 --out bf16" ;;
+        e4m3e4m3_f32_*) types="--dtype e4m3 --acc f32 --out bf16" ;;
+        s8s8_s32_*) types="--dtype s8 --acc s32 --out s32" ;;
+        *) echo "$k: give an f16, bf16, e4m3 or s8 kernel with f32/s32 accumulation"; status=2; continue ;;
+    esac
+    base="$OUT/stalls_${k}_$SIZE"
+    timeout 240 "$NCU" --target-processes all --clock-control "${CLOCKS:-none}" -k "regex:^$k\$" -c 1 \
+        --section WarpStateStats --section SourceCounters --import-source no -f -o "$base" \
+        "$BUILD/bin/spmma" gemm --plugin "$plugin" --kernel "$k" $types --m "$SIZE" --n "$SIZE" --k "$SIZE" \
+        --dist uniform --warmup 0 --iterations 1 --verify none --no-progress > "$base.log" 2>&1
+    rc=$?
+    echo "$k at $SIZE^3: ncu exit $rc"
+    if [ $rc -ne 0 ] || [ ! -f "$base.ncu-rep" ]; then tail -5 "$base.log"; status=1; continue; fi
+    "$NCU" -i "$base.ncu-rep" --page details --section WarpStateStats > "$base.txt" 2>&1
+    "$NCU" -i "$base.ncu-rep" --page source --csv --print-source sass > "$base.csv" 2> "$base.err" || {
+        echo "$k: the source page did not export"; cat "$base.err"; status=1; }
+    rm -f "$base.ncu-rep"
+done
+exit $status
