@@ -13,19 +13,12 @@ BUILD=${BUILD:-build}
 OUT=${OUT:-$PWD/ncu-out}
 SIZE=${SIZE:-8192}
 mkdir -p "$OUT"
-NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
+. bench/device/ncu_kernel.sh
 [ -n "$NCU" ] || { echo "ncu not found"; exit 2; }
 [ $# -gt 0 ] || set -- sm90a_f16f16_f32_256x192x64_c2x1_s5 sm90a_f16f16_f32_128x256x64_c2x1_s5
 for k in "$@"; do
     plugin=${PLUGIN:-${k%%_*}}
-    case ${k#*_} in
-        f16f16_f32_*) types="--dtype f16 --acc f32 --out f16" ;;
-        f16f16_f16_*) types="--dtype f16 --acc f16 --out f16" ;;
-        bf16bf16_f32_*) types="--dtype bf16 --acc f32 --out bf16" ;;
-        e4m3e4m3_f32_*) types="--dtype e4m3 --acc f32 --out bf16" ;;
-        s8s8_s32_*) types="--dtype s8 --acc s32 --out s32" ;;
-        *) echo "$k: give an f16, bf16, e4m3 or s8 kernel with f32/s32 (or f16) accumulation"; continue ;;
-    esac
+    types=$(kernel_types "$k") || { echo "$k: give an f16, bf16, e4m3 or s8 kernel with f32/s32 (or f16) accumulation"; continue; }
     timeout 150 "$NCU" --target-processes all --clock-control "${CLOCKS:-base}" -k "regex:^$k\$" -c 1 --section SpeedOfLight \
         --section ComputeWorkloadAnalysis --section MemoryWorkloadAnalysis --section WarpStateStats \
         --section SchedulerStats "$BUILD/bin/spmma" gemm --plugin "$plugin" --kernel "$k" $types --m "$SIZE" \

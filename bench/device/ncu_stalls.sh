@@ -14,19 +14,13 @@ BUILD=${BUILD:-build}
 OUT=${OUT:-$PWD/ncu-out}
 SIZE=${SIZE:-4096}
 mkdir -p "$OUT"
-NCU=$(command -v ncu || ls /usr/local/cuda*/bin/ncu 2>/dev/null | head -1)
+. bench/device/ncu_kernel.sh
 [ -n "$NCU" ] || { echo "ncu not found"; exit 2; }
 [ $# -gt 0 ] || { echo "usage: bench/device/ncu_stalls.sh kernel [kernel ...]"; exit 2; }
 status=0
 for k in "$@"; do
     plugin=${PLUGIN:-${k%%_*}}
-    case ${k#*_} in
-        f16f16_f32_*) types="--dtype f16 --acc f32 --out f16" ;;
-        bf16bf16_f32_*) types="--dtype bf16 --acc f32 --out bf16" ;;
-        e4m3e4m3_f32_*) types="--dtype e4m3 --acc f32 --out bf16" ;;
-        s8s8_s32_*) types="--dtype s8 --acc s32 --out s32" ;;
-        *) echo "$k: give an f16, bf16, e4m3 or s8 kernel with f32/s32 accumulation"; status=2; continue ;;
-    esac
+    types=$(kernel_types "$k") || { echo "$k: give an f16, bf16, e4m3 or s8 kernel"; status=2; continue; }
     base="$OUT/stalls_${k}_$SIZE"
     timeout 240 "$NCU" --target-processes all --clock-control "${CLOCKS:-none}" -k "regex:^$k\$" -c 1 \
         --section WarpStateStats --section SourceCounters --import-source no -f -o "$base" \

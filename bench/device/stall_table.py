@@ -68,7 +68,7 @@ def main():
     for r in sorted(rows, key=lambda r: -number(r[total_col]))[: args.top]:
         s = number(r[total_col])
         if s:
-            text = re.sub(r"\s+", " ", r[src]).strip()[:60]
+            text = re.sub(r"\s+", " ", r[src]).strip()[:72]
             lead = sorted(((number(r[c]), c[6:]) for c in reasons), reverse=True)[:2]
             why = ", ".join(f"{name} {int(n)}" for n, name in lead if n)
             print(f"| {r[addr] if addr else ''} | `{text}` | {int(s)} | {100 * s / total:.1f} % | {why} |")

@@ -3,55 +3,20 @@
 // leaves out, and the errors it gives on bad input.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
+#include "run_script.hpp"
 
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 namespace {
 
-namespace fs = std::filesystem;
+using namespace bench_test;
 
-const fs::path kSource = SPMMA_SOURCE_DIR;
 const fs::path kSample = kSource / "tests" / "bench" / "sample";
 
-fs::path scratch(const std::string& name) {
-    auto dir = fs::path(SPMMA_BINARY_DIR) / "test-scratch" / name;
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
-std::string slurp(const fs::path& f) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
-struct Run {
-    int status = -1;
-    std::string out, err;
-};
-
-// "cd SOURCE && python3 bench/results/make_results.py ARGS > DIR/out 2> DIR/err".
 Run make_results(const std::string& args, const fs::path& dir) {
-    std::ostringstream cmd;
-    cmd << "cd '" << kSource.string() << "' && python3 bench/results/make_results.py " << args << " > '"
-        << (dir / "out").string() << "' 2> '" << (dir / "err").string() << "'";
-    const int raw = std::system(cmd.str().c_str());
-    Run r;
-    r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    r.out = slurp(dir / "out");
-    r.err = slurp(dir / "err");
-    return r;
-}
-
-bool has_line(const std::string& text, const std::string& line) {
-    return ("\n" + text).find("\n" + line + "\n") != std::string::npos;
+    return run_script("bench/results/make_results.py", args, dir);
 }
 
 const std::string kSampleArgs =
