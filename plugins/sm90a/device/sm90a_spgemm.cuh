@@ -66,6 +66,8 @@ struct SpGemm {
     static_assert(cfg.a_stage_bytes() % 1024 == 0 && cfg.b_stage_bytes() % 1024 == 0,
                   "A and B stages must keep the 1024-byte alignment of the swizzle patterns");
     static_assert(cfg.e_stage_bytes() % 128 == 0, "TMA destinations must be 128-byte aligned");
+    static_assert(!cfg.epi_borrows() || (cfg.b_offset() % 1024 == 0 && cfg.epi_buffer_bytes() % 1024 == 0),
+                  "borrowed epilogue buffers must keep the 1024-byte alignment of the swizzle pattern");
     static_assert(kConsumers * kMBlocks * 64 == BM, "consumers must cover the tile's rows");
     // Besides its accumulators a consumer thread holds two metadata sets, addresses, loop state
     // and the epilogue's temporaries: at least 24 registers (ptxas reports spills, test_sass
@@ -300,10 +302,16 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
 // that last used it has read it (bulk wait_group.read), and a named barrier of the consumer's 128
 // threads passes that on; a second one orders the writes (fenced for the async proxy) before the
 // store.
-template <class K, class Out>
+// With `Borrow`, the consumer also writes into two buffers of the tile's last pipeline stage, which
+// the caller holds until these stores have read it (borrowed_epilogue): chunk q goes to buffer
+// q % 3 (its own, then the two borrowed), so only every third chunk waits for TMA to read the
+// buffer it refills; the caller has waited for every store before the tile, so the first three
+// never wait.
+template <class K, class Out, bool Borrow = false>
 __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf0,
-                                               uint32_t buf0_addr, int row0, int col0, int consumer) {
+                                               uint32_t buf0_addr, int row0, int col0, int consumer,
+                                               uint8_t* borrowed = nullptr, uint32_t borrowed_addr = 0) {
     using namespace spmma_ptx;
     constexpr int kRowBytes = K::cfg.epi_row_bytes();
     static_assert(kRowBytes == 64 || kRowBytes == 128, "the epilogue buffer rows are one 64- or 128-byte swizzle span");
@@ -323,13 +331,25 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
     static_assert(kBuffers == 1 || kBuffers == 2, "one or two epilogue buffers per consumer");
     static_assert(kBuffers == 1 || (K::kMBlocks * kChunksPerBlock) % 2 == 0,
                   "two buffers alternate across tiles only if a tile has an even number of chunks");
+    static_assert(!Borrow || kBuffers == 1, "borrowed buffers stand in for a second buffer of one's own");
+    constexpr int kRing = Borrow ? 3 : kBuffers;  // buffers chunk q cycles through (q % kRing)
 #pragma unroll
     for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
         for (int c = 0; c < kChunksPerBlock; ++c) {
-            const uint32_t buf_off = static_cast<uint32_t>(((j * kChunksPerBlock + c) % kBuffers) * K::cfg.epi_buffer_bytes());
-            uint8_t* buf = buf0 + buf_off;
-            if (issuer) bulk_wait_group_read<kBuffers - 1>();
+            const int q = j * kChunksPerBlock + c;
+            const int slot = q % kRing;
+            uint32_t buf_addr = buf0_addr + static_cast<uint32_t>(slot * K::cfg.epi_buffer_bytes());
+            uint8_t* buf = buf0 + slot * K::cfg.epi_buffer_bytes();
+            if constexpr (Borrow) {
+                if (slot > 0) {
+                    buf_addr = borrowed_addr + static_cast<uint32_t>((slot - 1) * K::cfg.epi_buffer_bytes());
+                    buf = borrowed + (slot - 1) * K::cfg.epi_buffer_bytes();
+                }
+                if (issuer && q >= kRing) bulk_wait_group_read<kRing - 1>();
+            } else {
+                if (issuer) bulk_wait_group_read<kBuffers - 1>();
+            }
             named_barrier_sync(bar, 128);
 #pragma unroll
             for (int h = 0; h < 2; ++h) {
@@ -357,7 +377,7 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
             fence_proxy_async_shared_cta();
             named_barrier_sync(bar, 128);
             if (issuer) {
-                tma_store_2d(tm_d, buf0_addr + buf_off, col0 + c * kCols, row0 + 64 * j);
+                tma_store_2d(tm_d, buf_addr, col0 + c * kCols, row0 + 64 * j);
                 bulk_commit_group();
             }
         }
@@ -636,7 +656,14 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             keep_meta(0);
             keep_meta(1);
             keep_acc();
-            release(prev);
+            // NOTES: every CTA writes its epilogue at the same moment (equal tiles) while no wgmma
+            // runs, and with one buffer of its own a consumer's chunks wait in turn for TMA to read
+            // it (about 1.3 us a turn at 4096^3, plugins/sm90a/NOTES.md). Where the tile's last
+            // stage has room (TileConfig::epi_borrows), the consumers keep that stage and write D
+            // into its B rows as well, and release it once those stores have read it.
+            bool borrow = false;
+            if constexpr (cfg.epi_borrows()) borrow = p.tma_store && p.borrow_stage && !p.work.stream_k();
+            if (!borrow) release(prev);
 
             // ================================ stream-K ================================
             // A unit without the tile's first k-tile leaves its partial sums to the owner; the
@@ -660,15 +687,32 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);
                     const uint32_t buf_addr = base + cfg.epi_buffer_offset(consumer, 0);
                     const int wg_row0 = tile_m * BM + consumer * cfg.wg_m(), tile_col0 = tile_n * BN;
-                    if constexpr (K::Instr::kAcc == AccKind::S32) {
-                        store_tile_tma<K, int32_t>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer);
-                    } else {
-                        switch (p.d_type) {
-                            case SPMMA_F16: store_tile_tma<K, __half>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer); break;
-                            case SPMMA_BF16: store_tile_tma<K, __nv_bfloat16>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer); break;
-                            default: store_tile_tma<K, float>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer); break;
+                    auto store_d = [&](auto borrow_c) {
+                        constexpr bool kBorrow = decltype(borrow_c)::value;
+                        const uint32_t bw_addr = b_stage(prev) + static_cast<uint32_t>(consumer * 2 * cfg.epi_buffer_bytes());
+                        uint8_t* bw = const_cast<uint8_t*>(smem) + (bw_addr - base);
+                        if constexpr (K::Instr::kAcc == AccKind::S32) {
+                            store_tile_tma<K, int32_t, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr);
+                        } else {
+                            switch (p.d_type) {
+                                case SPMMA_F16: store_tile_tma<K, __half, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
+                                case SPMMA_BF16: store_tile_tma<K, __nv_bfloat16, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
+                                default: store_tile_tma<K, float, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
+                            }
+                        }
+                    };
+                    if constexpr (cfg.epi_borrows()) {
+                        if (borrow) {
+                            store_d(std::true_type{});
+                            // The borrowed stage goes back once TMA has read every chunk in it: the
+                            // issuing thread waits, its warp (which arrives for the consumer) follows.
+                            if (threadIdx.x % 128 == 0) bulk_wait_group_read<0>();
+                            __syncwarp();
+                            release(prev);
+                            continue;
                         }
                     }
+                    store_d(std::false_type{});
                     continue;
                 }
             }

@@ -105,6 +105,15 @@ public:
         // wgmmas before the next k-tile's are prepared.
         const char* serial = std::getenv("SPMMA_SM90A_SERIAL_WGMMA");
         params_.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
+        // The epilogue borrows buffers from the tile's last stage where the kernel allows it
+        // (KernelParams::borrow_stage); SPMMA_SM90A_EPILOGUE_BORROW=off for A/B runs.
+        params_.borrow_stage = 1;
+        if (const char* b = std::getenv("SPMMA_SM90A_EPILOGUE_BORROW"); b && b[0]) {
+            const std::string v(b);
+            if (v != "on" && v != "off")
+                fail(SPMMA_INVALID_ARGUMENT, "SPMMA_SM90A_EPILOGUE_BORROW='" + v + "': expected on or off");
+            params_.borrow_stage = v == "on" ? 1 : 0;
+        }
 
         // D leaves through TMA stores where the kernel has epilogue buffers and the problem allows
         // (tma_epilogue_possible, as the heuristic assumes); SPMMA_SM90A_EPILOGUE=direct forces the

@@ -28,6 +28,9 @@ struct KernelParams {
                             // tensor map), 0: direct stores from registers (C read, rows of D not
                             // a multiple of 16 bytes, or SPMMA_SM90A_EPILOGUE=direct); ignored by
                             // kernels without buffers (TileConfig::tma_store)
+    int32_t borrow_stage;   // 1: kernels whose tile config allows it (TileConfig::epi_borrows)
+                            // write D through two buffers of the tile's last stage as well;
+                            // 0: through their own buffer alone (SPMMA_SM90A_EPILOGUE_BORROW=off)
     WorkPlan work;          // whole tiles and stream-K ranges (stream_k.hpp); work.clusters is the grid's
     // Stream-K workspace (work.stream_k() only): per range, CTA of the cluster and consumer, one
     // slot of partial accumulators (128 threads x m_blocks x acc registers 32-bit words, stored

@@ -64,6 +64,15 @@ struct TileConfig {
     SPMMA_HD constexpr bool tma_store() const { return epi_row_bytes() > 0; }
     SPMMA_HD constexpr int epi_buffers() const { return !tma_store() ? 0 : epi_fits(epi_row_bytes(), 2) ? 2 : 1; }
     SPMMA_HD constexpr int epi_buffer_bytes() const { return 64 * epi_row_bytes(); }
+    // With one buffer of its own, a consumer can borrow two more from the B rows of the tile's
+    // last pipeline stage for the epilogue (the kernel holds that stage until the stores have
+    // read it): where the B stage holds two buffers per consumer, and not with 256x192's
+    // accumulators (192 registers of a 240 budget: ptxas spilled 4-8 bytes for the borrowed
+    // buffers' addresses).
+    SPMMA_HD constexpr bool epi_borrows() const {
+        return tma_store() && epi_buffers() == 1 && b_stage_bytes() >= consumers() * 2 * epi_buffer_bytes() &&
+               m_blocks() * bn <= 320;
+    }
     SPMMA_HD constexpr int epi_buffer_offset(int consumer, int buffer) const {
         return epi_offset() + (consumer * epi_buffers() + buffer) * epi_buffer_bytes();
     }
