@@ -15,11 +15,13 @@ OUT=${OUT:-$PWD/out-sweep}
 mkdir -p "$OUT"
 export SPMMA_CACHE_DIR="$OUT/plan-cache"
 rm -rf "$SPMMA_CACHE_DIR"
+FAILS=0
 run() {  # run NAME LIMIT ARGS...
     local name=$1 limit=$2; shift 2
     local rc wall tail
     read -r rc wall tail < <(python3 bench/sweep/timed.py "$limit" "$OUT/$name.txt" "$BUILD/bin/spmma" "$@" --no-progress)
     echo "=== $name: exit $rc, wall $wall s, exit after the table $tail s: spmma $*"
+    [ "$rc" = 0 ] || FAILS=$((FAILS + 1))
     grep -E "verified,|where the time|^  [a-zA-Z]" "$OUT/$name.txt" | grep -vE "^  [a-z_]+: " | tail -12
 }
 S="run configs/llm-shapes.toml --plugin sm90a,cublas,cusparselt"
@@ -33,3 +35,6 @@ for rep in $(seq "${REPEAT:-1}"); do
 done
 run quick 120 run configs/quick.toml --json "$OUT/quick.jsonl"
 grep -E "FAILED|ERROR" "$OUT/quick.txt" | head -5
+# The script's status is its runs': 0 when every spmma run exited 0 (not the last grep's).
+echo "standard.sh: $FAILS run(s) exited non-zero"
+exit $((FAILS > 0))

@@ -125,7 +125,7 @@ TEST_CASE("make_results.py: bad input exits 2 naming the file, line and key") {
 
 TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULTS.md as checked in") {
     const auto dir = scratch("make_results_results_md");
-    const std::string kept = "bench/results/2026-11-24-h200-standard-set-sweep/";
+    const std::string kept = "bench/results/2026-11-24-h200-standard-set-borrow/";
     const Run r = make_results(kept + "worker.jsonl --peers " + kept + "peers.json --command "
                                "'REPEAT=2 bench/sweep/standard.sh; STAGES=peers bench/baselines/device.sh'",
                                dir);
