@@ -343,3 +343,39 @@ TEST_CASE("sm90a epilogue buffers: disjoint and aligned, and every D fragment el
     CHECK(double_buffered > 0);  // and both buffer counts
     CHECK(single_buffered > 0);
 }
+
+// The borrowed epilogue buffers (TileConfig::epi_borrows, sm90a_spgemm.cuh): consumer c writes
+// chunks into its own buffer and into two buffers at b_offset + s * b_stage_bytes + c * 2 *
+// epi_buffer_bytes of the tile's last stage s. For every kernel that borrows and every stage:
+// the borrowed buffers lie inside that stage's B rows, never overlap each other or the stage's
+// A, metadata or the consumers' own buffers, and keep the alignment of the swizzle of their width.
+// The heuristic's 128x256 kernels borrow (16- and 8-bit); none with 192 accumulator registers.
+TEST_CASE("sm90a borrowed epilogue buffers: inside the last stage's B rows, disjoint, aligned, and where the tiles borrow",
+          "[sm90a][model]") {
+    int borrowing = 0;
+    for (const KernelCase& kc : plugin_kernels()) {
+        const TileConfig& c = kc.cfg;
+        INFO(kc.name);
+        if (c.m_blocks() * c.bn > 320) CHECK(!c.epi_borrows());
+        if (c.bm == 128 && c.bn == 256 && c.family != Family::B32) CHECK(c.epi_borrows());
+        if (!c.epi_borrows()) continue;
+        ++borrowing;
+        CHECK(c.epi_buffers() == 1);
+        const int bytes = c.epi_buffer_bytes(), align = c.epi_row_bytes() == 128 ? 1024 : 512;
+        for (int s = 0; s < c.stages; ++s) {
+            const int b_lo = c.b_offset() + s * c.b_stage_bytes(), b_hi = b_lo + c.b_stage_bytes();
+            std::vector<std::pair<int, int>> spans;
+            for (int k = 0; k < c.consumers(); ++k) spans.push_back({c.epi_buffer_offset(k, 0), c.epi_buffer_offset(k, 0) + bytes});
+            for (int k = 0; k < c.consumers(); ++k)
+                for (int i = 0; i < 2; ++i) {
+                    const int off = b_lo + (k * 2 + i) * bytes;
+                    CHECK(off % align == 0);
+                    CHECK(off >= b_lo);
+                    CHECK(off + bytes <= b_hi);
+                    for (const auto& [lo, hi] : spans) CHECK((off + bytes <= lo || off >= hi));
+                    spans.push_back({off, off + bytes});
+                }
+        }
+    }
+    CHECK(borrowing > 0);
+}

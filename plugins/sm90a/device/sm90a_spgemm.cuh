@@ -303,7 +303,7 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
 // threads passes that on; a second one orders the writes (fenced for the async proxy) before the
 // store.
 // With `Borrow`, the consumer also writes into two buffers of the tile's last pipeline stage, which
-// the caller holds until these stores have read it (borrowed_epilogue): chunk q goes to buffer
+// the kernel body holds until these stores have read it (TileConfig::epi_borrows): chunk q goes to buffer
 // q % 3 (its own, then the two borrowed), so only every third chunk waits for TMA to read the
 // buffer it refills; the caller has waited for every store before the tile, so the first three
 // never wait.

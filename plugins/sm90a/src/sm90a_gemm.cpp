@@ -3,6 +3,7 @@
 #include "kernel_table.hpp"
 #include "selection.hpp"
 
+#include <spmma_plugin/env_choice.hpp>
 #include <spmma_plugin/kernel_gemm.hpp>
 #include <spmma_plugin/tensor_map.hpp>
 #include <spmma_sm90a/kernel_params.hpp>
@@ -55,12 +56,8 @@ public:
         }
         // Whole tiles, or (SPMMA_SM90A_STREAMK=on) stream-K for the last turns where whole tiles
         // would leave clusters idle (stream_k.hpp; off by default: measured slower at most shapes).
-        StreamKMode sk_mode = StreamKMode::Off;
-        if (const char* e = std::getenv("SPMMA_SM90A_STREAMK"); e && e[0]) {
-            const std::string v(e);
-            if (v != "off" && v != "on") fail(SPMMA_INVALID_ARGUMENT, "SPMMA_SM90A_STREAMK='" + v + "': expected off or on");
-            sk_mode = v == "on" ? StreamKMode::On : StreamKMode::Off;
-        }
+        const StreamKMode sk_mode =
+            env_choice("SPMMA_SM90A_STREAMK", {"off", "on"}).value_or(0) == 1 ? StreamKMode::On : StreamKMode::Off;
         const int k_tiles = static_cast<int>(kp_ / cfg.bk());
         params_.work = plan_work(cluster_tiles, max_clusters, k_tiles, sk_mode);
         const int clusters = params_.work.clusters;
@@ -107,24 +104,13 @@ public:
         params_.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
         // The epilogue borrows buffers from the tile's last stage where the kernel allows it
         // (KernelParams::borrow_stage); SPMMA_SM90A_EPILOGUE_BORROW=off for A/B runs.
-        params_.borrow_stage = 1;
-        if (const char* b = std::getenv("SPMMA_SM90A_EPILOGUE_BORROW"); b && b[0]) {
-            const std::string v(b);
-            if (v != "on" && v != "off")
-                fail(SPMMA_INVALID_ARGUMENT, "SPMMA_SM90A_EPILOGUE_BORROW='" + v + "': expected on or off");
-            params_.borrow_stage = v == "on" ? 1 : 0;
-        }
+        params_.borrow_stage = env_choice("SPMMA_SM90A_EPILOGUE_BORROW", {"off", "on"}).value_or(1);
 
         // D leaves through TMA stores where the kernel has epilogue buffers and the problem allows
         // (tma_epilogue_possible, as the heuristic assumes); SPMMA_SM90A_EPILOGUE=direct forces the
         // direct stores (A/B measurements, bench/sm90a).
-        bool tma_store = cfg.tma_store() && tma_epilogue_possible(p);
-        if (const char* e = std::getenv("SPMMA_SM90A_EPILOGUE"); e && e[0]) {
-            const std::string v(e);
-            if (v != "direct" && v != "tma")
-                fail(SPMMA_INVALID_ARGUMENT, "SPMMA_SM90A_EPILOGUE='" + v + "': expected direct or tma");
-            tma_store = tma_store && v == "tma";
-        }
+        const bool tma_wanted = env_choice("SPMMA_SM90A_EPILOGUE", {"direct", "tma"}).value_or(1) == 1;
+        const bool tma_store = tma_wanted && cfg.tma_store() && tma_epilogue_possible(p);
         if (tma_store) {
             const int d_eb = spmma_dtype_storage_bits(p.d_type) / 8;
             tm_d_ = encode_tensor_map(row_major_map(
