@@ -221,6 +221,17 @@ Stream::~Stream() {
 
 void Stream::synchronize() const { CU_CHECK(require_driver().cuStreamSynchronize(s_)); }
 
+// ---- Event ---------------------------------------------------------------------------------
+Event::Event() { CU_CHECK(require_driver().cuEventCreate(&e_, CU_EVENT_DISABLE_TIMING)); }
+
+Event::~Event() {
+    if (e_) require_driver().cuEventDestroy(e_);
+}
+
+void Event::record(CUstream on) const { CU_CHECK(require_driver().cuEventRecord(e_, on)); }
+
+void Event::make_wait(CUstream waiter) const { CU_CHECK(require_driver().cuStreamWaitEvent(waiter, e_, 0)); }
+
 void record_times(const Stream& stream, int iterations, float* times_ms, const std::vector<CUevent>& events) {
     const Driver& d = require_driver();
     stream.synchronize();

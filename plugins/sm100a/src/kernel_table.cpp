@@ -46,7 +46,7 @@ KernelEntry make_entry(const void* image, const char* name, Kind kind, ScaleVec 
          ", " + std::to_string(cfg.bm()) + "x" + std::to_string(bn) + " tile" +
          (cg == 2 ? " on a CTA pair" : "") + ", " + std::to_string(stages) + " TMA stages, " +
          std::to_string(cfg.acc_buffers()) + " accumulator buffer(s) in tensor memory";
-    return KernelEntry{{name, d, image}, acc, cfg};
+    return KernelEntry{{name, d, image, {}}, acc, cfg};
 }
 
 std::vector<KernelEntry> build_table() {

@@ -42,7 +42,7 @@ std::vector<KernelDesc> build() {
     {                                                                                                     \
         const Form f = SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE);                                     \
         const Tile t{bm, bn, wm, wn, stages};                                                             \
-        v.push_back(KernelDesc{{#name, describe(f, t), image}, f, t});                                    \
+        v.push_back(KernelDesc{{#name, describe(f, t), image, {}}, f, t});                                    \
     }
 #if defined(SPMMA_SM120A_SOFTWARE_MMA)
     {

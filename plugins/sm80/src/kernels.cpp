@@ -31,7 +31,7 @@ std::vector<KernelDesc> build() {
     std::vector<KernelDesc> v;
 #define SPMMA_SM80_ENTRY(image)                                                                  \
     [&](const char* name, const OpInfo& op, bool ord, Tile t) {                                  \
-        v.push_back(KernelDesc{{name, describe(op, ord, t), SPMMA_FATBIN(image)}, &op, ord, t}); \
+        v.push_back(KernelDesc{{name, describe(op, ord, t), SPMMA_FATBIN(image), {}}, &op, ord, t}); \
     }
 #define SPMMA_SM80_ADD(name, tag, ordered, bm, bn, wm, wn, stages) \
     add(#name, tags::tag, bool(ordered), Tile{bm, bn, wm, wn, stages});

@@ -29,6 +29,7 @@
 #include <spmma_sm90a/kernel_params.hpp>
 #include <spmma_sm90a/layout.hpp>
 #include <spmma_sm90a/tile_config.hpp>
+#include <spmma_sm90a/tile_scheduler.hpp>
 
 #include <cstdint>
 #include <type_traits>
@@ -85,38 +86,6 @@ struct SpGemm {
 
     // Bytes that land in each CTA's stage (its own slices and its peers' multicasts).
     static constexpr uint32_t kStageTxBytes = cfg.stage_bytes();
-};
-
-// Which output tile a CTA computes at step L of the persistent loop. Cluster tiles (cm x cn CTA
-// tiles) are visited in bands of `group` cluster rows (or columns when raster_along_n): inside a
-// band, down the band first, then across, so that the ~132 tiles in flight at a time touch
-// `group` row blocks of A and a few column blocks of B.
-struct TileScheduler {
-    int ctm, ctn, total, group, along_n;
-
-    __device__ TileScheduler(const KernelParams& p, int cm, int cn)
-        : ctm((p.tiles_m + cm - 1) / cm),
-          ctn((p.tiles_n + cn - 1) / cn),
-          total(ctm * ctn),
-          group(p.raster_group > 0 ? p.raster_group : 1),
-          along_n(p.raster_along_n) {}
-
-    __device__ void cluster_tile(int L, int& tm, int& tn) const {
-        const int rows = along_n ? ctn : ctm, cols = along_n ? ctm : ctn;
-        const int per_band = group * cols;
-        const int band = L / per_band, r = L % per_band;
-        const int first = band * group;
-        const int h = min(group, rows - first);
-        const int a = first + r % h, b = r / h;
-        (void)cols;
-        if (along_n) {
-            tn = a;
-            tm = b;
-        } else {
-            tm = a;
-            tn = b;
-        }
-    }
 };
 
 using spmma_device::static_for;  // a loop with a compile-time index (static_for.cuh)
@@ -517,7 +486,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             for (WorkCursor work(p.work, cluster_idx()); work.next(u);) {
                 int tm, tn;
                 sched.cluster_tile(u.tile, tm, tn);
-                const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
+                const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
                 const int a_row = cfg.a_row(tile_m, cta_n);
                 const int e_row = cfg.e_row(tile_m, cta_n);
                 const int b_row = cfg.b_row(tile_n, cta_m);
@@ -602,7 +571,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
         for (WorkCursor work(p.work, range); work.next(u);) {
             int tm, tn;
             sched.cluster_tile(u.tile, tm, tn);
-            const int tile_m = tm * CM + cta_m, tile_n = tn * CN + cta_n;
+            const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
             int prev = -1;
 
             // One k-tile: wait for its stage, load its metadata into set SET, issue its wgmmas as

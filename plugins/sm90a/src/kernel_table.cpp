@@ -31,7 +31,31 @@ KernelEntry make_entry(const void* image, const char* name, spmma_dtype a, spmma
     if (cm * cn > 1)
         d += ", " + std::to_string(cm) + "x" + std::to_string(cn) + " cluster" + (cm > 1 ? " (B multicast)" : "") +
              (cn > 1 ? " (A multicast)" : "");
-    return KernelEntry{{name, d, image}, a, b, acc, sat, cfg};
+    return KernelEntry{{name, d, image, {}}, a, b, acc, sat, cfg, {}, {}};
+}
+
+// A split kernel for every kernel with clusters of four along m whose tile also has a kernel
+// with clusters of two: named ..._c4x1+2x1_..., it runs the first on the SMs that hold its
+// clusters and the second on those left over (split_plan.hpp).
+void add_split_kernels(std::vector<KernelEntry>& t) {
+    const size_t n = t.size();
+    for (size_t i = 0; i < n; ++i) {
+        const KernelEntry& main = t[i];
+        if (main.cfg.cm != 4 || main.cfg.cn != 1) continue;
+        const std::string tag = "_c4x1_";
+        const size_t at = main.name.find(tag);
+        const std::string rest_name = main.name.substr(0, at) + "_c2x1_" + main.name.substr(at + tag.size());
+        for (size_t j = 0; j < n; ++j) {
+            if (t[j].name != rest_name) continue;
+            KernelEntry s = main;
+            s.symbol = main.name;
+            s.name = main.name.substr(0, at) + "_c4x1+2x1_" + main.name.substr(at + tag.size());
+            s.description = main.description + "; beside it, 2x1 clusters of the same tile on the SMs that clusters of four leave over";
+            s.rest_symbol = rest_name;
+            s.rest_cfg = t[j].cfg;
+            t.push_back(s);
+        }
+    }
 }
 
 std::vector<KernelEntry> build_table() {
@@ -60,6 +84,7 @@ std::vector<KernelEntry> build_table() {
 #include <spmma_sm90a/kernels/i8.inc>
     }
 #undef SPMMA_SM90A_KERNEL
+    add_split_kernels(t);
     return t;
 }
 

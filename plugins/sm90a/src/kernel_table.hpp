@@ -17,6 +17,12 @@ struct KernelEntry : spmma_plugin::KernelCode {
     spmma_dtype acc_type;     // F32, F16 or S32
     bool satfinite;           // s32 with .satfinite
     TileConfig cfg;
+    // A split kernel (split_plan.hpp) runs `symbol` (its main grid, cfg) beside the kernel
+    // rest_symbol (its rest grid, rest_cfg); an ordinary one has no rest_symbol.
+    std::string rest_symbol;
+    TileConfig rest_cfg{};
+
+    bool split() const { return !rest_symbol.empty(); }
 };
 
 // Every kernel, in the order of the .inc files.

@@ -18,10 +18,4 @@ bool tma_epilogue_possible(const spmma_problem& p) {
     return p.beta == 0.0 && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
 }
 
-int raster_group(const TileConfig& cfg, int64_t cluster_tiles_m) {
-    const int64_t rows_per_cluster_tile = static_cast<int64_t>(cfg.bm) * cfg.cm;
-    const int64_t g = std::max<int64_t>(1, 2048 / rows_per_cluster_tile);
-    return static_cast<int>(std::max<int64_t>(1, std::min(g, cluster_tiles_m)));
-}
-
 }  // namespace spmma_sm90a

@@ -1,5 +1,5 @@
 // Which sm90a kernels compute a problem, and the launch choices that follow from the kernel
-// chosen (epilogue, raster). The heuristic that picks a kernel is the backend's
+// chosen (epilogue; the raster band is tile_scheduler.hpp's). The heuristic that picks a kernel is the backend's
 // (sm90a_backend.cpp).
 #pragma once
 
@@ -16,8 +16,5 @@ std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);
 // (beta == 0) and a row of D is a whole number of 16-byte units (TMA's pitch rule). Kernels
 // without buffers (TileConfig::tma_store) store directly whatever this says.
 bool tma_epilogue_possible(const spmma_problem& p);
-
-// Raster band (in cluster tiles) for a configuration: about 2048 rows of A per band.
-int raster_group(const TileConfig& cfg, int64_t cluster_tiles_m);
 
 }  // namespace spmma_sm90a

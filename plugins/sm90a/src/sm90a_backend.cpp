@@ -9,6 +9,7 @@
 #include <spmma_plugin/refusals.hpp>
 #include <spmma_sm90a/perf_model.hpp>
 #include <spmma_sm90a/problem_check.hpp>
+#include <spmma_sm90a/split_plan.hpp>
 
 namespace spmma_sm90a {
 namespace {
@@ -42,19 +43,27 @@ protected:
 
     // The least estimated time of the cost model (include/spmma_sm90a/perf_model.hpp: bytes per
     // flop against shared-memory and L2 bandwidth, turns of tiles over the persistent CTAs,
-    // epilogue) among the matching kernels.
+    // epilogue) among the matching kernels; then the split kernel of the pick's tile in its place
+    // where that pays (split_plan.hpp, split_pays: measured, the model has no term for it).
     const KernelEntry* choose(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                               std::string* why) const override {
         const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
-        const std::vector<const KernelEntry*> ks = matching_kernels(p);
+        std::vector<const KernelEntry*> ks, splits;
+        for (const KernelEntry* e : matching_kernels(p)) (e->split() ? splits : ks).push_back(e);
         std::vector<TileConfig> cs;
         for (const KernelEntry* e : ks) cs.push_back(e->cfg);
         const bool tma_epilogue = tma_epilogue_possible(p);
         const int i = choose_config(cs, [&](const TileConfig& c) {
             return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue);
         });
-        if (i < 0 && why) *why = "unsupported: no sm90a kernel for this problem";
-        return i < 0 ? nullptr : ks[static_cast<size_t>(i)];
+        if (i < 0) {
+            if (why) *why = "unsupported: no sm90a kernel for this problem";
+            return nullptr;
+        }
+        const KernelEntry* pick = ks[static_cast<size_t>(i)];
+        for (const KernelEntry* s : splits)
+            if (s->rest_symbol == pick->name && split_pays(p.m, p.n, pick->cfg, dev.sm_count)) return s;
+        return pick;
     }
 };
 

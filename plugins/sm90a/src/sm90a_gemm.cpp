@@ -1,5 +1,6 @@
 // One problem on one Hopper GPU with one sm90a kernel: packs the canonical operands into the
-// kernel's layouts (pack library), builds the tensor maps, sizes the persistent grid, launches.
+// kernel's layouts (pack library), builds the tensor maps, sizes the persistent grid (two grids
+// that run at once for a split kernel: split_plan.hpp), launches.
 #include "kernel_table.hpp"
 #include "selection.hpp"
 
@@ -8,9 +9,13 @@
 #include <spmma_plugin/tensor_map.hpp>
 #include <spmma_sm90a/kernel_params.hpp>
 #include <spmma_sm90a/pack.hpp>
+#include <spmma_sm90a/split_plan.hpp>
+#include <spmma_sm90a/tile_scheduler.hpp>
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace spmma_sm90a {
@@ -26,6 +31,16 @@ CUtensorMapDataType raw_type(int elem_bytes) {
                              : CU_TENSOR_MAP_DATA_TYPE_UINT32;
 }
 
+// One persistent grid of a launch: its kernel, shape, parameters and B map (whose box, one CTA's
+// multicast slice, depends on the cluster). A launch has one, or two for a split kernel.
+struct Grid {
+    TileConfig cfg{};
+    CUfunction fn{};
+    LaunchShape shape{};
+    KernelParams params{};
+    CUtensorMap tm_b{};
+};
+
 class Sm90aGemm final : public KernelGemm<KernelEntry> {
 public:
     Sm90aGemm(int device, const spmma_problem& problem, const KernelEntry& kernel)
@@ -34,93 +49,18 @@ public:
         const spmma_problem& p = problem_;
         kp_ = padded_k(family_, p.k);
         meta_rows_ = padded_rows(p.m, static_cast<int64_t>(cfg.bm) * cfg.cm);
-
+        main_.cfg = cfg;
+        main_.fn = fn_;
         const int tiles_m = static_cast<int>((p.m + cfg.bm - 1) / cfg.bm);
         const int tiles_n = static_cast<int>((p.n + cfg.bn - 1) / cfg.bn);
-        const int ctm = (tiles_m + cfg.cm - 1) / cfg.cm, ctn = (tiles_n + cfg.cn - 1) / cfg.cn;
-        const int64_t cluster_tiles = static_cast<int64_t>(ctm) * ctn;
-
-        // Persistent grid: as many clusters as fit on the device at once (one CTA per SM: the
-        // shared memory of a stage ring takes the SM), no more than there are tiles.
-        int max_clusters = props_.sm_count / cfg.cluster_size();
-        shape_.block[0] = static_cast<unsigned>(cfg.threads());
-        shape_.cluster[0] = static_cast<unsigned>(cfg.cluster_size());
-        shape_.smem_bytes = static_cast<unsigned>(cfg.smem_bytes());
-        if (cfg.cluster_size() > 1) {
-            shape_.grid[0] = static_cast<unsigned>(cfg.cluster_size() * max_clusters);
-            const int n = max_active_clusters(fn_, shape_);
-            if (n <= 0)
-                fail(SPMMA_DEVICE_ERROR, kernel_.name + ": no cluster of " + std::to_string(cfg.cluster_size()) +
-                                             " CTAs fits on " + props_.name);
-            max_clusters = n;
-        }
-        // Whole tiles, or (SPMMA_SM90A_STREAMK=on) stream-K for the last turns where whole tiles
-        // would leave clusters idle (stream_k.hpp; off by default: measured slower at most shapes).
-        const StreamKMode sk_mode =
-            env_choice("SPMMA_SM90A_STREAMK", {"off", "on"}).value_or(0) == 1 ? StreamKMode::On : StreamKMode::Off;
-        const int k_tiles = static_cast<int>(kp_ / cfg.bk());
-        params_.work = plan_work(cluster_tiles, max_clusters, k_tiles, sk_mode);
-        const int clusters = params_.work.clusters;
-        if (params_.work.stream_k()) {
-            // One slot of partial accumulators (at most bm x bn 32-bit words) and one flag per range
-            // and CTA; the flags start below every epoch a launch uses.
-            const size_t ctas = static_cast<size_t>(clusters) * cfg.cluster_size();
-            sk_partials_ = DeviceBuffer(ctas * cfg.bm * cfg.bn * 4);
-            sk_flags_ = DeviceBuffer(ctas * cfg.consumers() * 4);
-            sk_flags_.fill(0);
-            params_.sk_partials = sk_partials_.as<uint32_t>();
-            params_.sk_flags = sk_flags_.as<uint32_t>();
-        }
-        shape_.grid[0] = static_cast<unsigned>(clusters * cfg.cluster_size());
-
-        params_.m = static_cast<int32_t>(p.m);
-        params_.n = static_cast<int32_t>(p.n);
-        params_.k = static_cast<int32_t>(p.k);
-        params_.k_tiles = k_tiles;
-        params_.tiles_m = tiles_m;
-        params_.tiles_n = tiles_n;
-        params_.raster_group = raster_group(cfg, ctm);
-        params_.raster_along_n = 0;
-        // Tuning (bench/sm90a): SPMMA_SM90A_RASTER=G bands of G cluster rows, =nG of G cluster
-        // columns, in place of the heuristic's bands.
-        if (const char* r = std::getenv("SPMMA_SM90A_RASTER"); r && r[0]) {
-            const bool along_n = r[0] == 'n';
-            const int g = std::atoi(r + (along_n ? 1 : 0));
-            if (g <= 0) fail(SPMMA_INVALID_ARGUMENT, std::string("SPMMA_SM90A_RASTER='") + r + "': expected G or nG, G > 0");
-            params_.raster_group = std::min(g, along_n ? ctn : ctm);
-            params_.raster_along_n = along_n ? 1 : 0;
-        }
-        params_.d = d_.as();
-        params_.c = nullptr;
-        params_.d_type = p.d_type;
-        params_.use_c = p.beta != 0.0 ? 1 : 0;
-        params_.alpha = static_cast<float>(p.alpha);
-        params_.beta = static_cast<float>(p.beta);
-        params_.alpha_i = static_cast<int64_t>(p.alpha);
-        params_.beta_i = static_cast<int64_t>(p.beta);
-        // Diagnostics (plugins/sm90a/NOTES.md): SPMMA_SM90A_SERIAL_WGMMA=1 retires each k-tile's
-        // wgmmas before the next k-tile's are prepared.
-        const char* serial = std::getenv("SPMMA_SM90A_SERIAL_WGMMA");
-        params_.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
-        // The epilogue borrows buffers from the tile's last stage where the kernel allows it
-        // (KernelParams::borrow_stage); SPMMA_SM90A_EPILOGUE_BORROW=off for A/B runs.
-        params_.borrow_stage = env_choice("SPMMA_SM90A_EPILOGUE_BORROW", {"off", "on"}).value_or(1);
-
-        // D leaves through TMA stores where the kernel has epilogue buffers and the problem allows
-        // (tma_epilogue_possible, as the heuristic assumes); SPMMA_SM90A_EPILOGUE=direct forces the
-        // direct stores (A/B measurements, bench/sm90a).
-        const bool tma_wanted = env_choice("SPMMA_SM90A_EPILOGUE", {"direct", "tma"}).value_or(1) == 1;
-        const bool tma_store = tma_wanted && cfg.tma_store() && tma_epilogue_possible(p);
-        if (tma_store) {
-            const int d_eb = spmma_dtype_storage_bits(p.d_type) / 8;
-            tm_d_ = encode_tensor_map(row_major_map(
-                "D", raw_type(d_eb), d_.get(), static_cast<uint64_t>(p.n), static_cast<uint64_t>(p.m),
-                static_cast<uint32_t>(cfg.epi_row_bytes() / d_eb), 64,
-                cfg.epi_row_bytes() == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B));
-            params_.tma_store = 1;
+        const int main_clusters = resident_clusters(main_, props_.sm_count / cfg.cluster_size());
+        if (kernel_.split()) {
+            plan_split_grids(tiles_m, tiles_n, main_clusters);
         } else {
-            params_.tma_store = 0;
+            const int ctm = (tiles_m + cfg.cm - 1) / cfg.cm, ctn = (tiles_n + cfg.cn - 1) / cfg.cn;
+            set_grid(main_, tiles_m, tiles_n, 0, 0, static_cast<int64_t>(ctm) * ctn, main_clusters, stream_k_mode());
         }
+        set_epilogue();
     }
 
 protected:
@@ -150,42 +90,198 @@ protected:
             e_ = to_device(meta);
         }
         upload_c(ops, CForm::widened);
-        params_.c = c_.as<const void>();
+        for (Grid* g : grids()) g->params.c = c_.as<const void>();
 
         // Tensor maps: A and B K-major with the swizzle their descriptors name (layout.hpp), the
-        // metadata as rows of 32-word units, boxes of one CTA's multicast slice.
+        // metadata as rows of 32-word units, boxes of one CTA's multicast slice (A and metadata
+        // slices are alike in both grids of a split: clusters along m only).
         tm_a_ = encode_tensor_map(row_major_map("A values", raw_type(eb), a_.get(), static_cast<uint64_t>(kp_ / 2),
                                                 static_cast<uint64_t>(p.m), static_cast<uint32_t>(cfg.bk() / 2),
                                                 static_cast<uint32_t>(cfg.a_slice_rows()), CU_TENSOR_MAP_SWIZZLE_64B));
-        tm_b_ = encode_tensor_map(row_major_map("B", raw_type(eb), b_.get(), static_cast<uint64_t>(kp_), static_cast<uint64_t>(p.n),
-                                                static_cast<uint32_t>(cfg.bk()), static_cast<uint32_t>(cfg.b_slice_rows()),
-                                                CU_TENSOR_MAP_SWIZZLE_128B));
+        for (Grid* g : grids())
+            g->tm_b = encode_tensor_map(row_major_map("B", raw_type(eb), b_.get(), static_cast<uint64_t>(kp_),
+                                                      static_cast<uint64_t>(p.n), static_cast<uint32_t>(g->cfg.bk()),
+                                                      static_cast<uint32_t>(g->cfg.b_slice_rows()), CU_TENSOR_MAP_SWIZZLE_128B));
         tm_e_ = encode_tensor_map(row_major_map(
             "metadata", CU_TENSOR_MAP_DATA_TYPE_UINT32, e_.get(), static_cast<uint64_t>(kp_ / t.unit_k) * 32,
             static_cast<uint64_t>(meta_rows_ / kMetaRowsPerUnit), static_cast<uint32_t>(cfg.units() * 32),
             static_cast<uint32_t>(cfg.e_slice_blocks()), CU_TENSOR_MAP_SWIZZLE_NONE));
     }
 
+    // NOTES: a split launch forks the rest grid onto a second stream and joins it back, so the
+    // two grids run at once and the caller's stream (and its timing events) sees one GEMM. The
+    // main grid is enqueued first, so that its clusters of four take their SMs before the rest
+    // grid's clusters of two fill what is left.
     void launch(CUstream stream) override {
         // Stream-K flags count launches: a flag equal to this launch's epoch marks its slot as
         // written by this launch (0 is never an epoch).
-        if (params_.work.stream_k() && ++params_.sk_epoch == 0) {
+        KernelParams& mp = main_.params;
+        if (mp.work.stream_k() && ++mp.sk_epoch == 0) {
             sk_flags_.fill(0);
-            params_.sk_epoch = 1;
+            mp.sk_epoch = 1;
         }
-        void* args[] = {&tm_a_, &tm_b_, &tm_e_, &tm_d_, &params_};
-        cuda::launch(fn_, shape_, stream, args);
+        if (!rest_) {
+            launch_grid(main_, stream);
+            return;
+        }
+        const CUstream side = side_->stream.get();
+        side_->fork.record(stream);
+        side_->fork.make_wait(side);
+        launch_grid(main_, stream);
+        launch_grid(*rest_, side);
+        side_->join.record(side);
+        side_->join.make_wait(stream);
     }
 
 private:
+    std::vector<Grid*> grids() {
+        std::vector<Grid*> g{&main_};
+        if (rest_) g.push_back(&*rest_);
+        return g;
+    }
+
+    void launch_grid(Grid& g, CUstream stream) {
+        void* args[] = {&tm_a_, &g.tm_b, &tm_e_, &tm_d_, &g.params};
+        cuda::launch(g.fn, g.shape, stream, args);
+    }
+
+    static StreamKMode stream_k_mode() {
+        return env_choice("SPMMA_SM90A_STREAMK", {"off", "on"}).value_or(0) == 1 ? StreamKMode::On : StreamKMode::Off;
+    }
+
+    // Clusters of g's kernel that fit on the device at once, at most `most` (one CTA per SM: the
+    // shared memory of a stage ring takes the SM).
+    int resident_clusters(Grid& g, int most) {
+        g.shape.block[0] = static_cast<unsigned>(g.cfg.threads());
+        g.shape.cluster[0] = static_cast<unsigned>(g.cfg.cluster_size());
+        g.shape.smem_bytes = static_cast<unsigned>(g.cfg.smem_bytes());
+        if (g.cfg.cluster_size() == 1) return most;
+        g.shape.grid[0] = static_cast<unsigned>(g.cfg.cluster_size() * most);
+        const int n = max_active_clusters(g.fn, g.shape);
+        if (n <= 0)
+            fail(SPMMA_DEVICE_ERROR, kernel_.name + ": no cluster of " + std::to_string(g.cfg.cluster_size()) +
+                                         " CTAs fits on " + props_.name);
+        return std::min(n, most);
+    }
+
+    // g computes the tiles_m x tiles_n CTA tiles from (tile_m0, tile_n0) on, visiting its first
+    // `cluster_tiles` cluster tiles: whole tiles, or (SPMMA_SM90A_STREAMK=on) stream-K for the last
+    // turns where whole tiles would leave clusters idle (stream_k.hpp; off by default: measured
+    // slower at most shapes).
+    void set_grid(Grid& g, int tiles_m, int tiles_n, int tile_m0, int tile_n0, int64_t cluster_tiles, int clusters,
+                  StreamKMode sk_mode) {
+        const TileConfig& cfg = g.cfg;
+        KernelParams& kp = g.params;
+        const int ctm = (tiles_m + cfg.cm - 1) / cfg.cm, ctn = (tiles_n + cfg.cn - 1) / cfg.cn;
+        const int k_tiles = static_cast<int>(kp_ / cfg.bk());
+        kp.work = plan_work(cluster_tiles, clusters, k_tiles, sk_mode);
+        if (kp.work.stream_k()) {
+            // One slot of partial accumulators (at most bm x bn 32-bit words) and one flag per range
+            // and CTA; the flags start below every epoch a launch uses.
+            const size_t ctas = static_cast<size_t>(kp.work.clusters) * cfg.cluster_size();
+            sk_partials_ = DeviceBuffer(ctas * cfg.bm * cfg.bn * 4);
+            sk_flags_ = DeviceBuffer(ctas * cfg.consumers() * 4);
+            sk_flags_.fill(0);
+            kp.sk_partials = sk_partials_.as<uint32_t>();
+            kp.sk_flags = sk_flags_.as<uint32_t>();
+        }
+        g.shape.grid[0] = static_cast<unsigned>(kp.work.clusters * cfg.cluster_size());
+        kp.m = static_cast<int32_t>(problem_.m);
+        kp.n = static_cast<int32_t>(problem_.n);
+        kp.k = static_cast<int32_t>(problem_.k);
+        kp.k_tiles = k_tiles;
+        kp.tiles_m = tiles_m;
+        kp.tiles_n = tiles_n;
+        kp.tile_m0 = tile_m0;
+        kp.tile_n0 = tile_n0;
+        kp.raster_group = raster_group(cfg, ctm);
+        kp.raster_along_n = 0;
+        // Tuning (bench/sm90a): SPMMA_SM90A_RASTER=G bands of G cluster rows, =nG of G cluster
+        // columns, in place of the heuristic's bands (not for split kernels: their plan follows
+        // the main grid's bands).
+        if (const char* r = std::getenv("SPMMA_SM90A_RASTER"); r && r[0] && !kernel_.split()) {
+            const bool along_n = r[0] == 'n';
+            const int gr = std::atoi(r + (along_n ? 1 : 0));
+            if (gr <= 0) fail(SPMMA_INVALID_ARGUMENT, std::string("SPMMA_SM90A_RASTER='") + r + "': expected G or nG, G > 0");
+            kp.raster_group = std::min(gr, along_n ? ctn : ctm);
+            kp.raster_along_n = along_n ? 1 : 0;
+        }
+    }
+
+    // The two grids of a split kernel (split_plan.hpp): the main grid's clusters of four on the
+    // SMs that hold them, the rest grid's clusters of two on those left over, each with its part
+    // of the tiles. No rest grid where no SM is left over or the plan gives it nothing.
+    void plan_split_grids(int tiles_m, int tiles_n, int main_clusters) {
+        Grid rest;
+        rest.cfg = kernel_.rest_cfg;
+        rest.fn = kernel(kernel_.image, kernel_.rest_symbol.c_str(), static_cast<unsigned>(rest.cfg.smem_bytes()));
+        const int left_over = props_.sm_count - main_clusters * kernel_.cfg.cluster_size();
+        const int rest_clusters = left_over / rest.cfg.cluster_size() > 0
+                                      ? resident_clusters(rest, left_over / rest.cfg.cluster_size())
+                                      : 0;
+        const int ctm = (tiles_m + kernel_.cfg.cm - 1) / kernel_.cfg.cm;
+        const SplitPlan plan = plan_split({tiles_m, tiles_n, kernel_.cfg.cm, raster_group(kernel_.cfg, ctm), main_clusters,
+                                           rest.cfg.cm, rest_clusters, kSplitMainTurn});
+        set_grid(main_, tiles_m, tiles_n, 0, 0, plan.main_cluster_tiles, main_clusters, StreamKMode::Off);
+        if (!plan.has_rest()) return;
+        set_grid(rest, plan.rest_tiles_m, plan.rest_tiles_n, plan.rest_tile_m0, plan.rest_tile_n0,
+                 ((plan.rest_tiles_m + rest.cfg.cm - 1) / rest.cfg.cm) * static_cast<int64_t>(plan.rest_tiles_n), rest_clusters,
+                 StreamKMode::Off);
+        rest_ = rest;
+        side_.emplace();
+    }
+
+    // Epilogue and tuning switches, alike in every grid.
+    void set_epilogue() {
+        const spmma_problem& p = problem_;
+        const TileConfig& cfg = kernel_.cfg;
+        // D leaves through TMA stores where the kernel has epilogue buffers and the problem allows
+        // (tma_epilogue_possible, as the heuristic assumes); SPMMA_SM90A_EPILOGUE=direct forces the
+        // direct stores (A/B measurements, bench/sm90a).
+        const bool tma_wanted = env_choice("SPMMA_SM90A_EPILOGUE", {"direct", "tma"}).value_or(1) == 1;
+        const bool tma_store = tma_wanted && cfg.tma_store() && tma_epilogue_possible(p);
+        if (tma_store) {
+            const int d_eb = spmma_dtype_storage_bits(p.d_type) / 8;
+            tm_d_ = encode_tensor_map(row_major_map(
+                "D", raw_type(d_eb), d_.get(), static_cast<uint64_t>(p.n), static_cast<uint64_t>(p.m),
+                static_cast<uint32_t>(cfg.epi_row_bytes() / d_eb), 64,
+                cfg.epi_row_bytes() == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B));
+        }
+        // Diagnostics (plugins/sm90a/NOTES.md): SPMMA_SM90A_SERIAL_WGMMA=1 retires each k-tile's
+        // wgmmas before the next k-tile's are prepared.
+        const char* serial = std::getenv("SPMMA_SM90A_SERIAL_WGMMA");
+        // The epilogue borrows buffers from the tile's last stage where the kernel allows it
+        // (KernelParams::borrow_stage); SPMMA_SM90A_EPILOGUE_BORROW=off for A/B runs.
+        const int borrow = env_choice("SPMMA_SM90A_EPILOGUE_BORROW", {"off", "on"}).value_or(1);
+        for (Grid* g : grids()) {
+            KernelParams& kp = g->params;
+            kp.d = d_.as();
+            kp.c = nullptr;
+            kp.d_type = p.d_type;
+            kp.use_c = p.beta != 0.0 ? 1 : 0;
+            kp.alpha = static_cast<float>(p.alpha);
+            kp.beta = static_cast<float>(p.beta);
+            kp.alpha_i = static_cast<int64_t>(p.alpha);
+            kp.beta_i = static_cast<int64_t>(p.beta);
+            kp.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
+            kp.borrow_stage = borrow;
+            kp.tma_store = tma_store ? 1 : 0;
+        }
+    }
+
     Family family_;
     int64_t kp_ = 0;         // k padded to whole stages
-    int64_t meta_rows_ = 0;  // m padded to whole cluster tiles (rows of metadata)
+    int64_t meta_rows_ = 0;  // m padded to whole cluster tiles of the main grid (rows of metadata)
     spmma_plugin::cuda::DeviceBuffer a_, b_, e_;
     spmma_plugin::cuda::DeviceBuffer sk_partials_, sk_flags_;  // stream-K workspace (KernelParams)
-    CUtensorMap tm_a_{}, tm_b_{}, tm_e_{}, tm_d_{};
-    KernelParams params_{};
-    spmma_plugin::cuda::LaunchShape shape_{};
+    CUtensorMap tm_a_{}, tm_e_{}, tm_d_{};
+    Grid main_;
+    std::optional<Grid> rest_;  // a split kernel's rest grid, and the stream it runs on
+    struct Side {
+        spmma_plugin::cuda::Stream stream;
+        spmma_plugin::cuda::Event fork, join;
+    };
+    std::optional<Side> side_;
 };
 
 }  // namespace

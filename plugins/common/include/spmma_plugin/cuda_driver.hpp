@@ -134,6 +134,22 @@ private:
     CUstream s_{};
 };
 
+// An event without timing, to order one stream after work enqueued on another.
+class Event {
+public:
+    Event();
+    ~Event();
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+    // Marks what `on` has enqueued so far; `waiter` runs nothing enqueued after this call until
+    // that has finished.
+    void record(CUstream on) const;
+    void make_wait(CUstream waiter) const;
+
+private:
+    CUevent e_{};
+};
+
 // Launches `launch` warmup + iterations times on `stream`, timing each timed launch with a
 // pair of events; fills times_ms. With `flush`, the buffer is overwritten before each timed
 // launch, outside its events (evicts L2). Checks for errors after the warm-up and at the end.

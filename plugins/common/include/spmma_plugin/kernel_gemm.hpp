@@ -41,7 +41,7 @@ protected:
     KernelGemm(int device, const spmma_problem& problem, const Entry& entry, int smem_bytes)
         : CudaGemm(device, problem),
           kernel_(entry),
-          fn_(kernel(entry.image, std::string(entry.name).c_str(), static_cast<unsigned>(smem_bytes))) {
+          fn_(kernel(entry.image, entry.function().c_str(), static_cast<unsigned>(smem_bytes))) {
         allocate_d();
     }
 

@@ -19,12 +19,16 @@
 namespace spmma_plugin {
 
 // What a GPU plugin's kernel entry starts with (it derives from it and adds its own fields):
-// the kernel's name (also its extern "C" symbol), one line of description, and the embedded
-// device image (fatbin) holding it.
+// the kernel's name (also its extern "C" symbol, unless `symbol` names another: an entry that runs
+// a kernel in a way of its own), one line of description, and the embedded device image (fatbin)
+// holding it.
 struct KernelCode {
     std::string name;
     std::string description;
     const void* image = nullptr;
+    std::string symbol;  // the extern "C" function where it differs from the name (empty: the name)
+
+    const std::string& function() const { return symbol.empty() ? name : symbol; }
 };
 
 template <class Entry>

@@ -40,6 +40,10 @@ struct KernelParams {
     uint32_t* sk_partials;
     uint32_t* sk_flags;
     uint32_t sk_epoch;
+    // The CTA tile (row, column, in tiles) where this launch's tile grid (tiles_m x tiles_n) starts
+    // in D: 0, 0 but for the rest grid of a split launch (split_plan.hpp), which computes one
+    // rectangle of D's tiles.
+    int32_t tile_m0, tile_n0;
 };
 
 }  // namespace spmma_sm90a

@@ -1,0 +1,105 @@
+// How a split launch deals one problem's CTA tiles to two persistent grids that run at once: the
+// main grid in clusters of four CTAs along m (B multicast to all four) on the SMs that hold such
+// clusters, and the rest grid in clusters of two on the SMs left over. Pure C++, so the tests
+// walk it without a GPU.
+//
+// NOTES (plugins/sm90a/NOTES.md, "Four CTAs share B" and "The split launch"): the H200 holds 30
+// clusters of four at once (120 of its 132 SMs), and a 128x256 tile of a 4x1 cluster ran 6-9 %
+// faster than one of a 2x1 cluster at 1.98 GHz (a third fewer bytes from L2 per flop), yet the
+// 4x1 kernel alone was 2-15 % slower for the 12 SMs it leaves idle. The split keeps those SMs
+// busy with 2x1 clusters; with them busy, the 4x1 tiles keep 1-3 % of their advantage.
+//
+// The main grid visits its cluster tiles in banded raster order (TileScheduler: bands of `group`
+// cluster rows, down a band first, then across) and stops short of the last ones: the last C
+// columns of its last band. The rest grid computes exactly that rectangle of CTA tiles, so each
+// tile is computed once and each grid's work stays one contiguous run of its own order.
+#pragma once
+
+#include <spmma_sm90a/tile_config.hpp>
+
+#include <cstdint>
+
+namespace spmma_sm90a {
+
+struct SplitPlan {
+    int32_t main_cluster_tiles = 0;  // the main grid visits its first this-many cluster tiles
+    int32_t rest_tile_m0 = 0;        // the rest grid's rectangle of CTA tiles: first row, column,
+    int32_t rest_tile_n0 = 0;
+    int32_t rest_tiles_m = 0;        // rows and columns (0 columns: no rest part)
+    int32_t rest_tiles_n = 0;
+    double cost = 0;                 // estimated time, in turns of one rest-grid tile
+
+    constexpr bool has_rest() const { return rest_tiles_n > 0; }
+};
+
+struct SplitGrids {
+    int tiles_m, tiles_n;  // CTA tiles of the problem (both grids have the same CTA tile)
+    int main_cm;           // CTAs per main cluster, along m (cn = 1)
+    int main_group;        // the main grid's raster band, in cluster rows
+    int main_clusters;     // clusters of the main grid resident at once
+    int rest_cm;           // CTAs per rest cluster, along m (cn = 1)
+    int rest_clusters;     // clusters of the rest grid resident beside the main grid
+    double main_turn;      // a main tile's time in units of a rest tile's (measured: 0.93)
+};
+
+// A main-grid tile's time in units of a rest-grid tile's (SplitGrids::main_turn), measured with
+// both grids running (H200, 2026-11-25): 0.97-0.99 (the split 1-3 % ahead of the 2x1 kernel alone
+// at the same number of turns). The 4x1 kernel alone, on 120 SMs, ran its tiles in 0.91-0.94 of
+// the time: the other 12 SMs' fills slow its own.
+constexpr double kSplitMainTurn = 0.98;
+
+constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// Cost of giving the rest grid the last `cols` columns of the main grid's last band.
+constexpr SplitPlan split_with(const SplitGrids& g, int cols) {
+    const int ctm = static_cast<int>(ceil_div(g.tiles_m, g.main_cm)), ctn = g.tiles_n;
+    const int group = g.main_group > 0 ? (g.main_group < ctm ? g.main_group : ctm) : 1;
+    const int last_band_row = static_cast<int>((ceil_div(ctm, group) - 1) * group);
+    const int h = ctm - last_band_row;  // cluster rows in the last band
+    SplitPlan p;
+    p.main_cluster_tiles = ctm * ctn - cols * h;
+    if (cols > 0) {
+        p.rest_tile_m0 = last_band_row * g.main_cm;
+        p.rest_tile_n0 = g.tiles_n - cols;
+        p.rest_tiles_m = g.tiles_m - p.rest_tile_m0;
+        p.rest_tiles_n = cols;
+    }
+    const double main_cost = static_cast<double>(ceil_div(p.main_cluster_tiles, g.main_clusters)) * g.main_turn;
+    const int64_t rest_tiles = ceil_div(p.rest_tiles_m, g.rest_cm) * p.rest_tiles_n;
+    const double rest_cost = rest_tiles > 0 ? static_cast<double>(ceil_div(rest_tiles, g.rest_clusters)) : 0.0;
+    p.cost = main_cost > rest_cost ? main_cost : rest_cost;
+    return p;
+}
+
+// The split of least cost over every column count that leaves the main grid a tile (the fewest
+// columns among equals); no rest part when no SM is left over.
+constexpr SplitPlan plan_split(const SplitGrids& g) {
+    SplitPlan best = split_with(g, 0);
+    if (g.rest_clusters <= 0) return best;
+    for (int cols = 1; cols <= g.tiles_n; ++cols) {
+        const SplitPlan p = split_with(g, cols);
+        if (p.main_cluster_tiles > 0 && p.cost < best.cost) best = p;
+    }
+    return best;
+}
+
+// Turns of whole tiles for the same problem on one grid of `clusters` clusters of `cm` CTAs
+// along m (the 2x1 kernel alone), in the same units.
+constexpr double plain_turns(int tiles_m, int tiles_n, int cm, int clusters) {
+    return static_cast<double>(ceil_div(ceil_div(tiles_m, cm) * tiles_n, clusters));
+}
+
+// Whether the heuristic runs the split kernel in place of the 2x1 kernel of its tile (rest_cfg)
+// on an m x n problem: where the 2x1 kernel alone takes at least kSplitMinTurns turns. NOTES
+// (plugins/sm90a/NOTES.md, "The split launch"): two H200 runs, 128x256, split against c2x1: 1-3.5 %
+// ahead at 8192^3, 11008x4096x4096 and 28672x4096x8192 (11-28 turns) in 22 of 24 pairs; at 4
+// turns (4096^3, 8192x2048x28672) -3 to +2 %, 8-bit 4096^3 behind in both runs.
+constexpr int kSplitMinTurns = 8;
+
+constexpr bool split_pays(int64_t m, int64_t n, const TileConfig& rest_cfg, int sm_count) {
+    const int64_t tiles_m = ceil_div(m, rest_cfg.bm), tiles_n = ceil_div(n, rest_cfg.bn);
+    const int clusters = sm_count / rest_cfg.cluster_size();
+    return clusters > 0 && plain_turns(static_cast<int>(tiles_m), static_cast<int>(tiles_n), rest_cfg.cm, clusters) >= kSplitMinTurns;
+}
+
+}  // namespace spmma_sm90a
