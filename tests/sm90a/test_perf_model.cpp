@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <spmma_sm90a/perf_model.hpp>
+#include <spmma_sm90a/split_plan.hpp>
 
 #include <algorithm>
 #include <string>
@@ -170,4 +171,32 @@ TEST_CASE("sm90a heuristic: among estimates within 1.5 % and the same cluster, w
     CHECK(choose_config(std::vector<TileConfig>{h128x256, h256x128}, flat) == 0);  // equal area: the first listed
     const TileConfig h128x128{Family::B16, 128, 128, 2, 1, 8};
     CHECK(choose_config(std::vector<TileConfig>{h128x256, h128x128}, flat) == 1);
+}
+
+TEST_CASE("sm90a heuristic: the 128x256 split kernel replaces the pick at 8 turns and more, not at the 4-turn shapes",
+          "[sm90a][model]") {
+    // plugins/sm90a/NOTES.md, "The split launch" (H200, 2026-11-25): split against 128x256 c2x1
+    // +1-3.5 % at 8192^3, 11008x4096x4096 and 28672x4096x8192; against 256x192 c2x1 at 16384^3
+    // sustained +3-4 % f16, +0-3 % bf16, 8-bit level; at 8192^3 and 28672x4096x8192 8-bit level;
+    // mixed at 4096^3 and 8192x2048x28672 (4 turns).
+    struct Case {
+        int64_t m, n, k;
+        bool split;
+    };
+    const std::vector<Case> cases = {{4096, 4096, 4096, false},  {8192, 8192, 8192, true},    {16384, 16384, 16384, true},
+                                     {11008, 4096, 4096, true},  {28672, 4096, 8192, true},   {8192, 2048, 28672, false}};
+    for (const auto& [a, acc] : std::vector<std::pair<std::string, std::string>>{
+             {"f16", "f32"}, {"bf16", "f32"}, {"e4m3", "f32"}, {"s8", "s32"}}) {
+        const auto cs = configs(a, acc);
+        const int out_bytes = acc == "s32" ? 4 : 2;
+        const TileConfig rest{a[0] == 'f' || a[0] == 'b' ? Family::B16 : Family::B8, 128, 256, 2, 1, 5};
+        for (const Case& c : cases) {
+            const TileConfig* pick = chosen(cs, c.m, c.n, c.k, out_bytes);
+            REQUIRE(pick != nullptr);
+            const double pick_clocks = estimated_clocks(*pick, c.m, c.n, c.k, out_bytes, 132, true);
+            const double rest_clocks = estimated_clocks(rest, c.m, c.n, c.k, out_bytes, 132, true);
+            INFO(a << " " << c.m << "x" << c.n << "x" << c.k << ": pick " << config_name(*pick));
+            CHECK(prefer_split(pick_clocks, rest_clocks, c.m, c.n, rest, 132) == c.split);
+        }
+    }
 }

@@ -43,8 +43,8 @@ protected:
 
     // The least estimated time of the cost model (include/spmma_sm90a/perf_model.hpp: bytes per
     // flop against shared-memory and L2 bandwidth, turns of tiles over the persistent CTAs,
-    // epilogue) among the matching kernels; then the split kernel of the pick's tile in its place
-    // where that pays (split_plan.hpp, split_pays: measured, the model has no term for it).
+    // epilogue) among the matching kernels; then a split kernel in its place where that pays
+    // (split_plan.hpp, prefer_split: measured, the model has no term for clusters of four).
     const KernelEntry* choose(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                               std::string* why) const override {
         const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
@@ -53,16 +53,18 @@ protected:
         std::vector<TileConfig> cs;
         for (const KernelEntry* e : ks) cs.push_back(e->cfg);
         const bool tma_epilogue = tma_epilogue_possible(p);
-        const int i = choose_config(cs, [&](const TileConfig& c) {
+        const auto clocks = [&](const TileConfig& c) {
             return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue);
-        });
+        };
+        const int i = choose_config(cs, clocks);
         if (i < 0) {
             if (why) *why = "unsupported: no sm90a kernel for this problem";
             return nullptr;
         }
         const KernelEntry* pick = ks[static_cast<size_t>(i)];
+        const double pick_clocks = clocks(pick->cfg);
         for (const KernelEntry* s : splits)
-            if (s->rest_symbol == pick->name && split_pays(p.m, p.n, pick->cfg, dev.sm_count)) return s;
+            if (prefer_split(pick_clocks, clocks(s->rest_cfg), p.m, p.n, s->rest_cfg, dev.sm_count)) return s;
         return pick;
     }
 };

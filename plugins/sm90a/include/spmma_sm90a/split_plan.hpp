@@ -89,8 +89,8 @@ constexpr double plain_turns(int tiles_m, int tiles_n, int cm, int clusters) {
     return static_cast<double>(ceil_div(ceil_div(tiles_m, cm) * tiles_n, clusters));
 }
 
-// Whether the heuristic runs the split kernel in place of the 2x1 kernel of its tile (rest_cfg)
-// on an m x n problem: where the 2x1 kernel alone takes at least kSplitMinTurns turns. NOTES
+// Whether a split kernel may run an m x n problem in place of the heuristic's pick: where the 2x1
+// kernel of its tile (rest_cfg) alone takes at least kSplitMinTurns turns. NOTES
 // (plugins/sm90a/NOTES.md, "The split launch"): two H200 runs, 128x256, split against c2x1: 1-3.5 %
 // ahead at 8192^3, 11008x4096x4096 and 28672x4096x8192 (11-28 turns) in 22 of 24 pairs; at 4
 // turns (4096^3, 8192x2048x28672) -3 to +2 %, 8-bit 4096^3 behind in both runs.
@@ -100,6 +100,16 @@ constexpr bool split_pays(int64_t m, int64_t n, const TileConfig& rest_cfg, int 
     const int64_t tiles_m = ceil_div(m, rest_cfg.bm), tiles_n = ceil_div(n, rest_cfg.bn);
     const int clusters = sm_count / rest_cfg.cluster_size();
     return clusters > 0 && plain_turns(static_cast<int>(tiles_m), static_cast<int>(tiles_n), rest_cfg.cm, clusters) >= kSplitMinTurns;
+}
+
+// Whether the heuristic runs the split kernel in place of its pick: where split_pays, and the
+// split's estimate (its rest kernel's, `rest_clocks`, times kSplitMainTurn: the cost model has no
+// term for the clusters of four) is below the pick's. NOTES: at 16384^3 that takes the 128x256
+// split over 256x192 c2x1, measured +3-4 % for f16, +0-3 % for bf16 and level for 8-bit sustained
+// (H200, 2026-11-25); at 8192^3 and 28672x4096x8192 8-bit, level.
+constexpr bool prefer_split(double pick_clocks, double rest_clocks, int64_t m, int64_t n, const TileConfig& rest_cfg,
+                            int sm_count) {
+    return split_pays(m, n, rest_cfg, sm_count) && rest_clocks * kSplitMainTurn < pick_clocks;
 }
 
 }  // namespace spmma_sm90a
