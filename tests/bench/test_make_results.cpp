@@ -125,7 +125,16 @@ TEST_CASE("make_results.py: bad input exits 2 naming the file, line and key") {
 
 TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULTS.md as checked in") {
     const auto dir = scratch("make_results_results_md");
-    const std::string kept = "bench/results/2026-11-24-h200-standard-set-borrow/";
+    // The folder bench/results/README.md names as RESULTS.md's source.
+    const std::string readme = slurp(kSource / "bench" / "results" / "README.md");
+    const std::string lead = "bench/RESULTS.md is generated from `";
+    const size_t at = readme.find(lead);
+    REQUIRE(at != std::string::npos);
+    const size_t end = readme.find('`', at + lead.size());
+    REQUIRE(end != std::string::npos);
+    const std::string kept = "bench/results/" + readme.substr(at + lead.size(), end - at - lead.size());
+    INFO(kept);
+    REQUIRE(fs::is_directory(kSource / kept));
     const Run r = make_results(kept + "worker.jsonl --peers " + kept + "peers.json --command "
                                "'REPEAT=2 bench/sweep/standard.sh; STAGES=peers bench/baselines/device.sh'",
                                dir);
