@@ -40,8 +40,7 @@ std::vector<int> coverage(const SplitGrids& g, const SplitPlan& plan) {
     };
     walk(kMain, g.tiles_m, g.tiles_n, 0, 0, plan.main_cluster_tiles);
     if (plan.has_rest())
-        walk(kRest, plan.rest_tiles_m, plan.rest_tiles_n, plan.rest_tile_m0, plan.rest_tile_n0,
-             ((plan.rest_tiles_m + 1) / 2) * static_cast<int64_t>(plan.rest_tiles_n));
+        walk(kRest, plan.rest_tiles_m, plan.rest_tiles_n, plan.rest_tile_m0, plan.rest_tile_n0, plan.rest_cluster_tiles);
     return n;
 }
 

@@ -149,8 +149,9 @@ private:
         return env_choice("SPMMA_SM90A_STREAMK", {"off", "on"}).value_or(0) == 1 ? StreamKMode::On : StreamKMode::Off;
     }
 
-    // Clusters of g's kernel that fit on the device at once, at most `most` (one CTA per SM: the
-    // shared memory of a stage ring takes the SM).
+    // Fills g's launch shape but for the grid (block, cluster, shared memory) and returns how many
+    // clusters of g's kernel fit on the device at once, at most `most` (one CTA per SM: the shared
+    // memory of a stage ring takes the SM).
     int resident_clusters(Grid& g, int most) {
         g.shape.block[0] = static_cast<unsigned>(g.cfg.threads());
         g.shape.cluster[0] = static_cast<unsigned>(g.cfg.cluster_size());
@@ -224,9 +225,8 @@ private:
                                            rest.cfg.cm, rest_clusters, kSplitMainTurn});
         set_grid(main_, tiles_m, tiles_n, 0, 0, plan.main_cluster_tiles, main_clusters, StreamKMode::Off);
         if (!plan.has_rest()) return;
-        set_grid(rest, plan.rest_tiles_m, plan.rest_tiles_n, plan.rest_tile_m0, plan.rest_tile_n0,
-                 ((plan.rest_tiles_m + rest.cfg.cm - 1) / rest.cfg.cm) * static_cast<int64_t>(plan.rest_tiles_n), rest_clusters,
-                 StreamKMode::Off);
+        set_grid(rest, plan.rest_tiles_m, plan.rest_tiles_n, plan.rest_tile_m0, plan.rest_tile_n0, plan.rest_cluster_tiles,
+                 rest_clusters, StreamKMode::Off);
         rest_ = rest;
         side_.emplace();
     }

@@ -15,6 +15,7 @@
 // tile is computed once and each grid's work stays one contiguous run of its own order.
 #pragma once
 
+#include <spmma_plugin/host_pack.hpp>  // ceil_div
 #include <spmma_sm90a/tile_config.hpp>
 
 #include <cstdint>
@@ -27,6 +28,7 @@ struct SplitPlan {
     int32_t rest_tile_n0 = 0;
     int32_t rest_tiles_m = 0;        // rows and columns (0 columns: no rest part)
     int32_t rest_tiles_n = 0;
+    int32_t rest_cluster_tiles = 0;  // the rest grid's cluster tiles over that rectangle
     double cost = 0;                 // estimated time, in turns of one rest-grid tile
 
     constexpr bool has_rest() const { return rest_tiles_n > 0; }
@@ -39,7 +41,7 @@ struct SplitGrids {
     int main_clusters;     // clusters of the main grid resident at once
     int rest_cm;           // CTAs per rest cluster, along m (cn = 1)
     int rest_clusters;     // clusters of the rest grid resident beside the main grid
-    double main_turn;      // a main tile's time in units of a rest tile's (measured: 0.93)
+    double main_turn;      // a main tile's time in units of a rest tile's (kSplitMainTurn)
 };
 
 // A main-grid tile's time in units of a rest-grid tile's (SplitGrids::main_turn), measured with
@@ -48,7 +50,7 @@ struct SplitGrids {
 // the time: the other 12 SMs' fills slow its own.
 constexpr double kSplitMainTurn = 0.98;
 
-constexpr int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+using spmma_plugin::host::ceil_div;
 
 // Cost of giving the rest grid the last `cols` columns of the main grid's last band.
 constexpr SplitPlan split_with(const SplitGrids& g, int cols) {
@@ -65,8 +67,8 @@ constexpr SplitPlan split_with(const SplitGrids& g, int cols) {
         p.rest_tiles_n = cols;
     }
     const double main_cost = static_cast<double>(ceil_div(p.main_cluster_tiles, g.main_clusters)) * g.main_turn;
-    const int64_t rest_tiles = ceil_div(p.rest_tiles_m, g.rest_cm) * p.rest_tiles_n;
-    const double rest_cost = rest_tiles > 0 ? static_cast<double>(ceil_div(rest_tiles, g.rest_clusters)) : 0.0;
+    p.rest_cluster_tiles = static_cast<int32_t>(ceil_div(p.rest_tiles_m, g.rest_cm) * p.rest_tiles_n);
+    const double rest_cost = p.rest_cluster_tiles > 0 ? static_cast<double>(ceil_div(p.rest_cluster_tiles, g.rest_clusters)) : 0.0;
     p.cost = main_cost > rest_cost ? main_cost : rest_cost;
     return p;
 }

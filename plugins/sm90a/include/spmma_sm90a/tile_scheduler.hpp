@@ -13,12 +13,11 @@ namespace spmma_sm90a {
 // raster_along_n): inside a band, down the band first, then across, so that the ~132 tiles in
 // flight at a time touch `group` row blocks of A and a few column blocks of B.
 struct TileScheduler {
-    int ctm, ctn, total, group, along_n;
+    int ctm, ctn, group, along_n;
 
     SPMMA_HD TileScheduler(const KernelParams& p, int cm, int cn)
         : ctm((p.tiles_m + cm - 1) / cm),
           ctn((p.tiles_n + cn - 1) / cn),
-          total(ctm * ctn),
           group(p.raster_group > 0 ? p.raster_group : 1),
           along_n(p.raster_along_n) {}
 
