@@ -5,8 +5,9 @@
 //
 // NOTES (plugins/sm90a/NOTES.md, "Four CTAs share B" and "The split launch"): the H200 holds 30
 // clusters of four at once (120 of its 132 SMs), and a 128x256 tile of a 4x1 cluster ran 6-9 %
-// faster than one of a 2x1 cluster at 1.98 GHz (a third fewer bytes from L2 per flop), yet the
-// 4x1 kernel alone was 2-15 % slower for the 12 SMs it leaves idle. The split keeps those SMs
+// faster than one of a 2x1 cluster at 1.98 GHz (derived from whole-launch times and turns; it asks
+// L2 for a third fewer bytes per flop, and 12 fewer SMs pull fills beside it), yet the 4x1
+// kernel alone was 2-15 % slower for the 12 SMs it leaves idle. The split keeps those SMs
 // busy with 2x1 clusters; with them busy, the 4x1 tiles keep 1-3 % of their advantage.
 //
 // The main grid visits its cluster tiles in banded raster order (TileScheduler: bands of `group`
