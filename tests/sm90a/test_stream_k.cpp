@@ -66,9 +66,11 @@ void check_plan(const WorkPlan& plan, int64_t cluster_tiles) {
             if (plan.stream_k()) REQUIRE(static_cast<int64_t>(whole) == plan.dp_tiles / plan.clusters);
             // A unit that leaves its partial to an owner is the first of its range: it waits for
             // nothing (nor do the whole tiles before it), so every owner's wait ends.
-            if (u.k_begin > 0) REQUIRE(i == whole);
+            if (u.k_end < plan.k_tiles) REQUIRE(i == whole);
+            // Heads first: a range's first piece starts at k-tile 0 unless it is the range's only one.
+            if (i == whole && i + 1 < units.size()) REQUIRE(u.k_begin == 0);
             ranges_of_tile[u.tile].push_back(c);
-            if (u.k_begin == 0) owner_of_tile[u.tile] = c;
+            if (u.k_end == plan.k_tiles) owner_of_tile[u.tile] = c;
         }
         if (plan.stream_k()) {
             least = std::min(least, sk_k_tiles);
@@ -86,7 +88,7 @@ void check_plan(const WorkPlan& plan, int64_t cluster_tiles) {
         REQUIRE(owner_of_tile.count(tile) == 1);
         const int owner = owner_of_tile[tile];
         std::vector<int> expected;
-        for (int r = owner; r <= plan.last_range_of_tile(tile); ++r) expected.push_back(r);
+        for (int r = plan.first_range_of_tile(tile); r <= owner; ++r) expected.push_back(r);
         std::vector<int> got = ranges;
         std::sort(got.begin(), got.end());
         REQUIRE(got == expected);
@@ -96,15 +98,15 @@ void check_plan(const WorkPlan& plan, int64_t cluster_tiles) {
 
 }  // namespace
 
-TEST_CASE("stream-K plans keep floor(T/G)-1 whole turns and split the rest into one k-range per cluster",
+TEST_CASE("stream-K plans keep floor(T/G) whole turns and split the rest into one k-range per cluster",
           "[stream_k]") {
     // 8192x2048x28672 s8, 128x256 tiles, 2x1 clusters on 132 SMs: 256 cluster tiles, 66 clusters.
     const WorkPlan p = plan_work(256, 66, 224, StreamKMode::On);
-    CHECK(p.dp_tiles == 132);
-    CHECK(p.sk_tiles == 124);
+    CHECK(p.dp_tiles == 198);
+    CHECK(p.sk_tiles == 58);
     CHECK(p.clusters == 66);
-    CHECK(p.range_len == 124 * 224 / 66);
-    CHECK(p.range_extra == 124 * 224 % 66);
+    CHECK(p.range_len == 58 * 224 / 66);
+    CHECK(p.range_extra == 58 * 224 % 66);
     // Whole turns when they fill every cluster, and when told off (the default).
     CHECK(!plan_work(264, 66, 64, StreamKMode::On).stream_k());
     CHECK(!plan_work(256, 66, 224, StreamKMode::Off).stream_k());
@@ -129,4 +131,29 @@ TEST_CASE("every schedule computes each k-tile of each tile once, owners wait on
     for (const auto& c : cases)
         for (StreamKMode mode : {StreamKMode::Off, StreamKMode::On})
             check_plan(plan_work(c[0], c[1], c[2], mode), c[0]);
+}
+
+TEST_CASE("stream-K ranges walk k in step: heads from k-tile 0, second pieces at one shared offset", "[stream_k]") {
+    // 4096^3 and 8192x2048x28672 with 128x256 tiles and 2x1 clusters: 58 of 256 cluster tiles split.
+    for (int k_tiles : {64, 448}) {
+        INFO("k_tiles " << k_tiles);
+        const WorkPlan plan = plan_work(256, 66, k_tiles, StreamKMode::On);
+        REQUIRE(plan.range_len < k_tiles);
+        int two_piece_ranges = 0;
+        for (int c = 0; c < plan.clusters; ++c) {
+            std::vector<WorkUnit> sk;
+            WorkUnit u{};
+            for (WorkCursor cur(plan, c); cur.next(u);)
+                if (u.tile >= plan.dp_tiles) sk.push_back(u);
+            REQUIRE(sk.size() <= 2);
+            if (sk.size() < 2) continue;
+            ++two_piece_ranges;
+            // Step t of every range computes k-tile t of its head, then k-tile t + offset: the
+            // offset is k_tiles minus the range's length.
+            const int len = plan.range_len + (c < plan.range_extra ? 1 : 0);
+            CHECK(sk[0].k_begin == 0);
+            CHECK(sk[1].k_begin - sk[0].k_end == k_tiles - len);
+        }
+        CHECK(two_piece_ranges > plan.clusters / 2);
+    }
 }

@@ -5,9 +5,10 @@
 // Shape of the kernel (see plugins/sm90a/NOTES.md for the why and the measurements):
 //   - persistent: one CTA per SM (per cluster slot), walking the output tiles of its cluster in a
 //     banded raster order (TileScheduler) so that concurrently running tiles share A and B in L2;
-//     where whole tiles would leave clusters idle in the last turn, the tiles of the last turns
-//     are split along k into one equal range per cluster (stream-K, stream_k.hpp): partial sums
-//     meet in a global workspace, the range with a tile's first k-tile writes D;
+//     where whole tiles would leave clusters idle in the last turn (SPMMA_SM90A_STREAMK=on), the
+//     tiles of the last turn are split along k into one equal range per cluster (stream-K,
+//     stream_k.hpp): partial sums meet in a global workspace, the range with a tile's last k-tile
+//     writes D;
 //   - warp specialised: warpgroup 0 is the producer (one elected thread issues TMA copies of the
 //     compressed A tile, its metadata and the B tile into a ring of `stages` shared-memory stages,
 //     completing on "full" mbarriers); warpgroups 1..2 are consumers, each owning bm/consumers
@@ -630,22 +631,22 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // it (about 1.3 us a turn at 4096^3, plugins/sm90a/NOTES.md). Where the tile's last
             // stage has room (TileConfig::epi_borrows), the consumers keep that stage and write D
             // into its B rows as well, and release it once those stores have read it.
+            // (a unit that ends before the tile's last k-tile writes no D: it leaves a partial)
             bool borrow = false;
-            if constexpr (cfg.epi_borrows()) borrow = p.tma_store && p.borrow_stage && !p.work.stream_k();
+            if constexpr (cfg.epi_borrows()) borrow = p.tma_store && p.borrow_stage && u.k_end == p.k_tiles;
             if (!borrow) release(prev);
 
             // ================================ stream-K ================================
-            // A unit without the tile's first k-tile leaves its partial sums to the owner; the
-            // owner of a split tile adds those of the ranges after its own, then writes D.
+            // A unit without the tile's last k-tile leaves its partial sums to the owner; the
+            // owner of a split tile adds those of the ranges before its own, then writes D.
             if (p.work.stream_k()) {
                 const int slot_cta = cta_rank() * K::kConsumers + consumer;
-                if (u.k_begin > 0) {
+                if (u.k_end < p.k_tiles) {
                     store_partial<K>(acc, p, range * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
                     continue;
                 }
-                if (u.k_end < p.k_tiles) {
-                    const int last = p.work.last_range_of_tile(u.tile);
-                    for (int r = range + 1; r <= last; ++r)
+                if (u.k_begin > 0) {
+                    for (int r = p.work.first_range_of_tile(u.tile); r < range; ++r)
                         add_partial<K>(acc, p, r * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
                 }
             }

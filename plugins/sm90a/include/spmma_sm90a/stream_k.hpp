@@ -1,29 +1,25 @@
 // How the persistent sm90a kernel deals its work to the clusters: whole cluster tiles
 // (data-parallel) and, where whole tiles would leave clusters idle in the last turn, stream-K
-// (the k-tiles of the remaining tiles split evenly across all clusters). Host and device compute
+// (the k-tiles of the last turn's tiles split evenly across all clusters). Host and device compute
 // the same schedule from one definition; pure C++, so the tests walk it without a GPU.
 //
 // NOTES (plugins/sm90a/NOTES.md, "stream-K"): with T cluster tiles on G clusters, whole tiles take
 // ceil(T / G) turns and the last one runs with T % G clusters busy: 512 tiles of 128x256 on 132
 // SMs (4096^3, 8192x2048x28672) make 3.88 turns and lose 3 % to the idle SMs, 11008x4096x4096
 // loses 5 %, and a problem with fewer tiles than clusters leaves most SMs idle. The plan keeps
-// floor(T / G) - 1 turns of whole tiles and splits the rest (between G and 2G - 1 tiles, or all of
-// them when T < G) into G equal ranges of k-tiles, one per cluster, run after its whole tiles
-// (every cluster has the same number of those). A tile cut between ranges is finished by the
-// range holding its first k-tile (the "owner"): the other ranges hold its later k-tiles at their
-// very beginning, store their partial accumulators to a workspace and raise a flag; the owner
-// reaches its part at the end of its range, adds the partials and writes D. So every range
-// starts with work that waits for nothing, and a range holds at most one partial (its first
-// unit): one workspace slot and one flag per range and CTA.
-//
-// Measured (H200, 2026-11-22, bench/NOTES.md: `A=SPMMA_SM90A_STREAMK=off
-// B=SPMMA_SM90A_STREAMK=on bench/sm90a/ab.sh`, 128x256 and 256x192 with 2x1 clusters): it pays
-// only where the idle share is large and k short: 11008x4096x4096 f16/bf16 -1 to +6 % (8-bit -2 to
-// 0 %); level at 8192^3 and 16384^3 (within the 8 % spread there); slower at 4096^3 (-4 to -14 %),
-// 28672x4096x8192 (-6 to +1 %) and 8192x2048x28672 (-12 to -28 %), and split-K of 64 tiles on 132
-// SMs at 1024x1024x65536 took 0.35 ms against 0.21 ms with whole tiles. The ranges run at
-// different k offsets at once, so the A and B slices that concurrent whole tiles share in L2 are
-// fetched once per range instead; the longer k, the more that costs. Hence off by default.
+// floor(T / G) turns of whole tiles and splits the T % G tiles left (all of them when T < G) into G
+// equal ranges of k-tiles, one per cluster, run after its whole tiles (every cluster has the same
+// number of those). A range shorter than a tile holds at most two pieces: the end of one tile and
+// the start of the next. It runs the start first ("heads first"), so every range begins at k-tile
+// 0 and its second piece at a k offset shared by all ranges (the range length mod k_tiles):
+// concurrent ranges read the same A and B k-slices, as concurrent whole tiles of a raster band do,
+// and L2 serves them (v6 ran each range in k order, all at different offsets, and lost up to 28 %
+// at long k). A tile cut between ranges is finished by the range holding its last k-tile (the
+// "owner"), which reaches it at the end of its range; the other ranges hold its earlier k-tiles as
+// their first piece, store their partial accumulators to a workspace and raise a flag; the owner
+// adds the partials and writes D. So every range starts with work that waits for nothing, and a
+// range holds at most one partial (its first piece): one workspace slot and one flag per range and
+// CTA.
 #pragma once
 
 #include <spmma_sm90a/layout.hpp>  // SPMMA_HD
@@ -58,19 +54,17 @@ struct WorkPlan {
         const int32_t long_part = range_extra * (range_len + 1);
         return it < long_part ? it / (range_len + 1) : range_extra + (it - long_part) / range_len;
     }
-    // The last range holding a k-tile of split tile `tile` (a cluster tile index >= dp_tiles):
-    // the owner, range_of(its first k-tile), adds the partials of the ranges after it up to this one.
-    SPMMA_HD constexpr int32_t last_range_of_tile(int32_t tile) const {
-        return range_of((tile - dp_tiles + 1) * k_tiles - 1);
-    }
+    // The first range holding a k-tile of split tile `tile` (a cluster tile index >= dp_tiles):
+    // the owner, range_of(its last k-tile), adds the partials of the ranges from this one up to its own.
+    SPMMA_HD constexpr int32_t first_range_of_tile(int32_t tile) const { return range_of((tile - dp_tiles) * k_tiles); }
 };
 
-// The work of cluster c in order: its whole tiles, then its stream-K range. NOTES: two registers
-// of state (the 24-register producer of the 256x192 kernels spilled with three): the position
-// (whole tile, then stream-K k-tile) and the end of the range, negative while whole tiles remain;
-// whole tiles end at dp_tiles + c exactly (dp_tiles is a multiple of the clusters when there is a
-// stream-K part), which gives back c. The plan is referred to (in the kernel: the parameter
-// space), not copied.
+// The work of cluster c in order: its whole tiles, then its stream-K range, the pieces of its
+// range from the last tile back to the first (heads first, above). NOTES: two registers of state
+// (the 24-register producer of the 256x192 kernels spilled with three): the start and the end of
+// what is left, `end` negative while whole tiles remain; whole tiles end at dp_tiles + c exactly
+// (dp_tiles is a multiple of the clusters when there is a stream-K part), which gives back c. The
+// plan is referred to (in the kernel: the parameter space), not copied.
 struct WorkCursor {
     const WorkPlan& plan;
     int32_t pos, end;
@@ -90,30 +84,26 @@ struct WorkCursor {
             pos = plan.range_begin(c);
             end = plan.range_begin(c + 1);
         }
-        if (pos < end) {
-            const int32_t t = pos / plan.k_tiles, kb = pos - t * plan.k_tiles;
-            const int32_t len = plan.k_tiles - kb < end - pos ? plan.k_tiles - kb : end - pos;
-            u.tile = plan.dp_tiles + t;
-            u.k_begin = kb;
-            u.k_end = kb + len;
-            pos += len;
-            return true;
-        }
-        return false;
+        if (pos >= end) return false;
+        // The last tile that [pos, end) touches, from its k-tile 0 (or from pos when it is the only one).
+        const int32_t t = (end - 1) / plan.k_tiles, tile_begin = t * plan.k_tiles;
+        u.tile = plan.dp_tiles + t;
+        u.k_begin = pos > tile_begin ? pos - tile_begin : 0;
+        u.k_end = end - tile_begin;
+        end = pos > tile_begin ? pos : tile_begin;
+        return true;
     }
 };
 
-// Off: whole tiles only (the default: bench/NOTES.md, 2026-11-22 stream-K A/B, measured
-// stream-K slower at most shapes of the standard set). On: stream-K wherever whole tiles leave a
-// cluster idle in the last turn, if every range keeps at least one k-tile.
+// Off: whole tiles only (the default). On: stream-K wherever whole tiles leave a cluster idle in
+// the last turn, if every range keeps at least one k-tile.
 enum class StreamKMode { Off, On };
 
 SPMMA_HD constexpr WorkPlan plan_work(int64_t cluster_tiles, int clusters, int k_tiles, StreamKMode mode) {
     const int32_t whole_clusters = static_cast<int32_t>(cluster_tiles < clusters ? cluster_tiles : clusters);
     const WorkPlan whole{static_cast<int32_t>(cluster_tiles), 0, whole_clusters, k_tiles, 0, 0};
     if (mode == StreamKMode::Off || clusters <= 1 || cluster_tiles % clusters == 0) return whole;
-    const int64_t full = cluster_tiles / clusters;
-    const int64_t dp = full >= 1 ? (full - 1) * clusters : 0;
+    const int64_t dp = cluster_tiles / clusters * clusters;
     const int64_t iters = (cluster_tiles - dp) * k_tiles;
     if (iters > INT32_MAX || iters < clusters) return whole;
     return WorkPlan{static_cast<int32_t>(dp), static_cast<int32_t>(cluster_tiles - dp), clusters, k_tiles,
