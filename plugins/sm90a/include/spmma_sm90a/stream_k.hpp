@@ -54,6 +54,12 @@ struct WorkPlan {
         const int32_t long_part = range_extra * (range_len + 1);
         return it < long_part ? it / (range_len + 1) : range_extra + (it - long_part) / range_len;
     }
+    // Range c's first piece ends before its tile does: the range stores a partial (one at most).
+    SPMMA_HD constexpr bool range_stores(int32_t c) const { return range_begin(c + 1) % k_tiles != 0; }
+    // Range c touches two tiles: its second piece finishes the first of them.
+    SPMMA_HD constexpr bool range_spans(int32_t c) const {
+        return range_begin(c) / k_tiles != (range_begin(c + 1) - 1) / k_tiles;
+    }
     // The first range holding a k-tile of split tile `tile` (a cluster tile index >= dp_tiles):
     // the owner, range_of(its last k-tile), adds the partials of the ranges from this one up to its own.
     SPMMA_HD constexpr int32_t first_range_of_tile(int32_t tile) const { return range_of((tile - dp_tiles) * k_tiles); }
