@@ -364,15 +364,15 @@ __device__ __forceinline__ uint4* partial_slot(const KernelParams& p, int slot) 
     return reinterpret_cast<uint4*>(p.sk_partials) + static_cast<int64_t>(slot) * (K::kMBlocks * K::kAccRegs / 4) * 128;
 }
 
-// A consumer's partial sums into its slot. Its flag is raised later (raise_flag), so that the
-// stores drain while the consumer goes on with its range's next piece.
+// A consumer's partial sums into its slot, then its flag raised to this launch's epoch (named
+// barrier `bar` of the consumer's 128 threads: every thread's stores precede the release).
 // NOTES: the registers are stored as what they are (float4 of f32 accumulators): with a bit-cast
 // (__float_as_uint) in between, ptxas serialised every wgmma of the main loop (info C7520,
 // "WG.AR in divergent path": a wait after each) and spilled 5.7 KB per thread of the 256x192
 // kernels.
 template <class K>
 __device__ __forceinline__ void store_partial(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
-                                              const KernelParams& p, int slot) {
+                                              const KernelParams& p, int slot, uint32_t bar) {
     using Acc = typename K::Acc;
     using Vec = std::conditional_t<std::is_same_v<Acc, float>, float4, uint4>;
     Vec* dst = reinterpret_cast<Vec*>(partial_slot<K>(p, slot)) + threadIdx.x % 128;
@@ -381,11 +381,6 @@ __device__ __forceinline__ void store_partial(const typename K::Acc (&acc)[K::kM
 #pragma unroll
         for (int r = 0; r < K::kAccRegs; r += 4)
             __stcg(dst + ((j * K::kAccRegs + r) / 4) * 128, Vec{acc[j][r], acc[j][r + 1], acc[j][r + 2], acc[j][r + 3]});
-}
-
-// The consumer's flag of slot `slot` raised to this launch's epoch, after every thread's stores
-// to the slot (named barrier `bar` of the consumer's 128 threads, then a release).
-__device__ __forceinline__ void raise_flag(const KernelParams& p, int slot, uint32_t bar) {
     spmma_ptx::named_barrier_sync(bar, 128);
     if (threadIdx.x % 128 == 0) spmma_ptx::st_release_gpu_u32(p.sk_flags + slot, p.sk_epoch);
 }
@@ -644,20 +639,12 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // ================================ stream-K ================================
             // A unit without the tile's last k-tile leaves its partial sums to the owner; the
             // owner of a split tile adds those of the ranges before its own, then writes D.
-            // NOTES: the flag goes up after the range's next piece (at once when there is none),
-            // not with the stores: raising it waits for the 64 KB of stores to land, which then
-            // drain under that piece's wgmmas. A range stores before it waits for anyone, so no
-            // wait cycle forms. Whether a flag is owed comes from the plan, not from a register
-            // (one more register live across the loop spilled in the 256x192 consumers).
             if (p.work.stream_k()) {
                 const int slot_cta = cta_rank() * K::kConsumers + consumer;
-                const int own_slot = range * K::kCluster * K::kConsumers + slot_cta;
                 if (u.k_end < p.k_tiles) {
-                    store_partial<K>(acc, p, own_slot);
-                    if (!p.work.range_spans(range)) raise_flag(p, own_slot, 1u + consumer);
+                    store_partial<K>(acc, p, range * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
                     continue;
                 }
-                if (p.work.range_stores(range)) raise_flag(p, own_slot, 1u + consumer);
                 if (u.k_begin > 0) {
                     for (int r = p.work.first_range_of_tile(u.tile); r < range; ++r)
                         add_partial<K>(acc, p, r * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);

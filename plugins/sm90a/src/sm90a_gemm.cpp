@@ -167,7 +167,7 @@ private:
 
     // g computes the tiles_m x tiles_n CTA tiles from (tile_m0, tile_n0) on, visiting its first
     // `cluster_tiles` cluster tiles: whole tiles, or (SPMMA_SM90A_STREAMK=on) stream-K for the last
-    // turns where whole tiles would leave clusters idle (stream_k.hpp; off by default: measured
+    // turn where whole tiles would leave clusters idle (stream_k.hpp; off by default: measured
     // slower at most shapes).
     void set_grid(Grid& g, int tiles_m, int tiles_n, int tile_m0, int tile_n0, int64_t cluster_tiles, int clusters,
                   StreamKMode sk_mode) {

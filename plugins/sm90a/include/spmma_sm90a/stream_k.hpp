@@ -20,6 +20,14 @@
 // adds the partials and writes D. So every range starts with work that waits for nothing, and a
 // range holds at most one partial (its first piece): one workspace slot and one flag per range and
 // CTA.
+//
+// Measured (H200, 2026-11-25, bench/NOTES.md: `A=SPMMA_SM90A_STREAMK=off
+// B=SPMMA_SM90A_STREAMK=on bench/sm90a/ab.sh`, 128x256 and 256x192 with 2x1 clusters, two runs):
+// ranges in step took away the long-k loss (8192x2048x28672: 128x256 0.95-1.00, 256x192 +1-6 %;
+// v6 0.72-0.88), but the partials cost more than the idle share they win back: 4096^3 0.87-0.96,
+// 11008x4096x4096 0.94-1.02, 2048x2048x16384 0.81-0.95. With fewer cluster tiles than clusters it
+// pays (1024x1024x65536, 128x256: 1.83-1.94x), yet there 128x128 whole tiles run within 8 % of it.
+// Hence off by default; `on` stays for A/B runs.
 #pragma once
 
 #include <spmma_sm90a/layout.hpp>  // SPMMA_HD
@@ -53,12 +61,6 @@ struct WorkPlan {
     SPMMA_HD constexpr int32_t range_of(int32_t it) const {
         const int32_t long_part = range_extra * (range_len + 1);
         return it < long_part ? it / (range_len + 1) : range_extra + (it - long_part) / range_len;
-    }
-    // Range c's first piece ends before its tile does: the range stores a partial (one at most).
-    SPMMA_HD constexpr bool range_stores(int32_t c) const { return range_begin(c + 1) % k_tiles != 0; }
-    // Range c touches two tiles: its second piece finishes the first of them.
-    SPMMA_HD constexpr bool range_spans(int32_t c) const {
-        return range_begin(c) / k_tiles != (range_begin(c + 1) - 1) / k_tiles;
     }
     // The first range holding a k-tile of split tile `tile` (a cluster tile index >= dp_tiles):
     // the owner, range_of(its last k-tile), adds the partials of the ranges from this one up to its own.
