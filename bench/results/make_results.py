@@ -240,6 +240,18 @@ def span(values):
     return values[0] if len(values) == 1 else f"{values[0]} to {values[-1]}"
 
 
+def plugin_versions(records):
+    """Each plugin with the version its records carry (a vendor plugin's names its library's)."""
+    seen = {}
+    for r in records:
+        name, version = dig(r, "plugin", "name"), dig(r, "plugin", "version")
+        if isinstance(name, str):
+            seen.setdefault(name, set()).add(version if isinstance(version, str) else "version not recorded")
+    if not seen:
+        return "not recorded"
+    return ", ".join(f"{n} {' / '.join(sorted(v))}" for n, v in sorted(seen.items()))
+
+
 def header(records, args, peer_info, peer_exact, shapes, types, dist, outside):
     stamps = [r.get("timestamp") for r in records if isinstance(r.get("timestamp"), str)]
     dates = span(s[:10] for s in stamps)
@@ -254,6 +266,7 @@ def header(records, args, peer_info, peer_exact, shapes, types, dist, outside):
         "",
         f"- Date: {dates}" + (f" ({times} UTC)" if stamps and times != "not recorded" else ""),
         f"- Device: {'; '.join(devices) if devices else 'not recorded'}",
+        f"- Plugins: {plugin_versions(records)}",
         f"- Command: `{args.command}`" if args.command else
         "- Command: not given (each record's `command` field reruns that record)",
         f"- Records: {', '.join(f'`{p}`' for p in args.records)}:\n  {len(records)} records, "

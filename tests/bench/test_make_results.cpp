@@ -63,12 +63,14 @@ TEST_CASE("make_results.py: a cell whose records did not verify shows their stat
     CHECK(has_line(r.out, "| 8192x8192x8192 | f16 | - | (no record) | - | - | - |"));
 }
 
-TEST_CASE("make_results.py: the header states date, device, command and how many records fall outside the standard set") {
+TEST_CASE("make_results.py: the header states date, device, plugin versions, command and how many records fall outside the standard set") {
     const auto dir = scratch("make_results_header");
     const Run r = make_results(kSampleArgs, dir);
     REQUIRE(r.status == 0);
     CHECK(has_line(r.out, "- Date: 2026-11-23 (18:01 to 18:03 UTC)"));
     CHECK(has_line(r.out, "- Device: NVIDIA H200 (sm_90, driver 13.0)"));
+    // The vendor plugin's version names the library it ran (here cuSPARSELt 0.8.0).
+    CHECK(has_line(r.out, "- Plugins: cublas 0.1.0, cusparselt 0.1.0+cusparseLt.0.8.0, sm90a 0.1.0"));
     CHECK(has_line(r.out, "- Command: `sample command`"));
     // --dist int, a 1000^3 problem and f16 accumulation are outside; a field it does not know is not an error.
     CHECK(has_line(r.out, "  11 records, 8 in the standard set, 3 outside it (not tabulated)"));
