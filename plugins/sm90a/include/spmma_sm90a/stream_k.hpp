@@ -10,11 +10,11 @@
 // floor(T / G) turns of whole tiles and splits the T % G tiles left (all of them when T < G) into G
 // equal ranges of k-tiles, one per cluster, run after its whole tiles (every cluster has the same
 // number of those). A range shorter than a tile holds at most two pieces: the end of one tile and
-// the start of the next. It runs the start first ("heads first"), so every range begins at k-tile
-// 0 and its second piece at a k offset shared by all ranges (the range length mod k_tiles):
-// concurrent ranges read the same A and B k-slices, as concurrent whole tiles of a raster band do,
-// and L2 serves them (v6 ran each range in k order, all at different offsets, and lost up to 28 %
-// at long k). A tile cut between ranges is finished by the range holding its last k-tile (the
+// the start of the next. It runs the start first ("heads first"): at step t of its range every
+// range computes k-tile t of its first piece, or k-tile t + k_tiles - range length of its second
+// (an offset all ranges share, to one k-tile), so concurrent ranges read the same A and B
+// k-slices, as concurrent whole tiles of a raster band do, and L2 serves them (v6 ran each range
+// in k order, all at different offsets, and lost up to 28 % at long k). A tile cut between ranges is finished by the range holding its last k-tile (the
 // "owner"), which reaches it at the end of its range; the other ranges hold its earlier k-tiles as
 // their first piece, store their partial accumulators to a workspace and raise a flag; the owner
 // adds the partials and writes D. So every range starts with work that waits for nothing, and a
