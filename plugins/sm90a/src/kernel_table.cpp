@@ -34,23 +34,24 @@ KernelEntry make_entry(const void* image, const char* name, spmma_dtype a, spmma
     return KernelEntry{{name, d, image, {}}, a, b, acc, sat, cfg, {}, {}};
 }
 
-// A split kernel for every kernel with clusters of four along m whose tile also has a kernel
-// with clusters of two: named ..._c4x1+2x1_..., it runs the first on the SMs that hold its
-// clusters and the second on those left over (split_plan.hpp).
+// A split kernel for every kernel with clusters of four or eight along m whose tile also has a
+// kernel with clusters of two: named ..._c4x1+2x1_... (..._c8x1+2x1_...), it runs the first on
+// the SMs that hold its clusters and the second on those left over (split_plan.hpp).
 void add_split_kernels(std::vector<KernelEntry>& t) {
     const size_t n = t.size();
     for (size_t i = 0; i < n; ++i) {
         const KernelEntry& main = t[i];
-        if (main.cfg.cm != 4 || main.cfg.cn != 1) continue;
-        const std::string tag = "_c4x1_";
+        if ((main.cfg.cm != 4 && main.cfg.cm != 8) || main.cfg.cn != 1) continue;
+        const std::string cluster = main.cfg.cm == 4 ? "c4x1" : "c8x1";
+        const std::string tag = "_" + cluster + "_";
         const size_t at = main.name.find(tag);
         const std::string rest_name = main.name.substr(0, at) + "_c2x1_" + main.name.substr(at + tag.size());
         for (size_t j = 0; j < n; ++j) {
             if (t[j].name != rest_name) continue;
             KernelEntry s = main;
             s.symbol = main.name;
-            s.name = main.name.substr(0, at) + "_c4x1+2x1_" + main.name.substr(at + tag.size());
-            s.description = main.description + "; beside it, 2x1 clusters of the same tile on the SMs that clusters of four leave over";
+            s.name = main.name.substr(0, at) + "_" + cluster + "+2x1_" + main.name.substr(at + tag.size());
+            s.description = main.description + "; beside it, 2x1 clusters of the same tile on the SMs that its clusters leave over";
             s.rest_symbol = rest_name;
             s.rest_cfg = t[j].cfg;
             t.push_back(s);

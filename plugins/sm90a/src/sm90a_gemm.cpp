@@ -8,6 +8,7 @@
 #include <spmma_plugin/kernel_gemm.hpp>
 #include <spmma_plugin/tensor_map.hpp>
 #include <spmma_sm90a/kernel_params.hpp>
+#include <spmma_sm90a/launch_notes.hpp>
 #include <spmma_sm90a/pack.hpp>
 #include <spmma_sm90a/split_plan.hpp>
 #include <spmma_sm90a/tile_scheduler.hpp>
@@ -34,6 +35,7 @@ CUtensorMapDataType raw_type(int elem_bytes) {
 // One persistent grid of a launch: its kernel, shape, parameters and B map (whose box, one CTA's
 // multicast slice, depends on the cluster). A launch has one, or two for a split kernel.
 struct Grid {
+    std::string function;  // the extern "C" kernel it runs
     TileConfig cfg{};
     CUfunction fn{};
     LaunchShape shape{};
@@ -49,6 +51,7 @@ public:
         const spmma_problem& p = problem_;
         kp_ = padded_k(family_, p.k);
         meta_rows_ = padded_rows(p.m, static_cast<int64_t>(cfg.bm) * cfg.cm);
+        main_.function = kernel.function();
         main_.cfg = cfg;
         main_.fn = fn_;
         const int tiles_m = static_cast<int>((p.m + cfg.bm - 1) / cfg.bm);
@@ -61,6 +64,13 @@ public:
             set_grid(main_, tiles_m, tiles_n, 0, 0, static_cast<int64_t>(ctm) * ctn, main_clusters, stream_k_mode());
         }
         set_epilogue();
+    }
+
+    // The record's plugin_notes: each grid's function, clusters and tiles (launch_notes.hpp).
+    std::string describe() const override {
+        std::vector<GridNote> notes{{main_.function, main_.cfg.cm, main_.cfg.cn, main_.params.work}};
+        if (rest_) notes.push_back({rest_->function, rest_->cfg.cm, rest_->cfg.cn, rest_->params.work});
+        return launch_notes(notes);
     }
 
 protected:
@@ -214,6 +224,7 @@ private:
     // of the tiles. No rest grid where no SM is left over or the plan gives it nothing.
     void plan_split_grids(int tiles_m, int tiles_n, int main_clusters) {
         Grid rest;
+        rest.function = kernel_.rest_symbol;
         rest.cfg = kernel_.rest_cfg;
         rest.fn = kernel(kernel_.image, kernel_.rest_symbol.c_str(), static_cast<unsigned>(rest.cfg.smem_bytes()));
         const int left_over = props_.sm_count - main_clusters * kernel_.cfg.cluster_size();
