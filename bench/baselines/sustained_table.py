@@ -31,9 +31,14 @@ def main(argv):
     if len(argv) != 2:
         print(__doc__.split("\n\n")[1].strip(), file=sys.stderr)
         return 2
-    print(f"{'m x n x k':18} {'plugin':11} {'type':5} {'TFLOP/s':>8} {'iters':>6} {'timed s':>8} {'SM MHz':>8} "
-          f"{'TF/GHz':>8} {'W med':>6} {'W max':>6}  throttle")
-    with open(argv[1]) as f:
+    try:
+        f = open(argv[1])
+    except OSError as e:
+        print(f"{argv[1]}: {e.strerror}", file=sys.stderr)
+        return 2
+    with f:
+        print(f"{'m x n x k':18} {'plugin':11} {'type':5} {'TFLOP/s':>8} {'iters':>6} {'timed s':>8} {'SM MHz':>8} "
+              f"{'TF/GHz':>8} {'W med':>6} {'W max':>6}  throttle")
         for n, text in enumerate(f, 1):
             if not text.strip():
                 continue

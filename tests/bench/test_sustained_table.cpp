@@ -36,6 +36,14 @@ TEST_CASE("sustained_table.py: a record that did not run shows its status and re
     CHECK(has_line(r.out, "16384x16384x16384  cusparselt  s8    unsupported: no algorithm for this layout"));
 }
 
+TEST_CASE("sustained_table.py: a file it cannot read exits 2 naming it") {
+    const auto dir = scratch("sustained_table_missing");
+    const Run r = sustained_table((dir / "none.jsonl").string(), dir);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("none.jsonl: No such file or directory") != std::string::npos);
+    CHECK(r.out.empty());
+}
+
 TEST_CASE("sustained_table.py: a line that is not a record exits 2 naming the file and line") {
     const auto dir = scratch("sustained_table_bad");
     const auto bad = dir / "bad.jsonl";

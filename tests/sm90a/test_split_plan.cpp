@@ -91,3 +91,11 @@ TEST_CASE("split kernel in place of 128x256 c2x1 on 132 SMs: at 8 turns and more
     CHECK_FALSE(split_pays(1000, 1000, kRest, 132));  // 1
     CHECK_FALSE(split_pays(8192, 8192, kRest, 1));    // no cluster of two fits
 }
+
+TEST_CASE("the heuristic runs the paying split kernel with the tallest main clusters (8x1 over 4x1)", "[split_plan]") {
+    CHECK(tallest_paying_split({true, true}, {4, 8}) == 1);
+    CHECK(tallest_paying_split({true, true}, {8, 4}) == 0);
+    CHECK(tallest_paying_split({true, false}, {4, 8}) == 0);  // the taller one does not pay
+    CHECK(tallest_paying_split({false, false}, {4, 8}) == -1);
+    CHECK(tallest_paying_split({}, {}) == -1);
+}

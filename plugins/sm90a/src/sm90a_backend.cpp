@@ -44,7 +44,8 @@ protected:
     // The least estimated time of the cost model (include/spmma_sm90a/perf_model.hpp: bytes per
     // flop against shared-memory and L2 bandwidth, turns of tiles over the persistent CTAs,
     // epilogue) among the matching kernels; then a split kernel in its place where that pays
-    // (split_plan.hpp, prefer_split: measured, the model has no term for clusters of four).
+    // (split_plan.hpp, prefer_split: measured, the model has no term for clusters of four or
+    // eight), the one with the tallest clusters (tallest_paying_split).
     const KernelEntry* choose(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                               std::string* why) const override {
         const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
@@ -63,9 +64,14 @@ protected:
         }
         const KernelEntry* pick = ks[static_cast<size_t>(i)];
         const double pick_clocks = clocks(pick->cfg);
-        for (const KernelEntry* s : splits)
-            if (prefer_split(pick_clocks, clocks(s->rest_cfg), p.m, p.n, s->rest_cfg, dev.sm_count)) return s;
-        return pick;
+        std::vector<bool> pays;
+        std::vector<int> main_cm;
+        for (const KernelEntry* s : splits) {
+            pays.push_back(prefer_split(pick_clocks, clocks(s->rest_cfg), p.m, p.n, s->rest_cfg, dev.sm_count));
+            main_cm.push_back(s->cfg.cm);
+        }
+        const int split = tallest_paying_split(pays, main_cm);
+        return split >= 0 ? splits[static_cast<size_t>(split)] : pick;
     }
 };
 

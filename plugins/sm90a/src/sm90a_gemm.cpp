@@ -120,8 +120,8 @@ protected:
 
     // NOTES: a split launch forks the rest grid onto a second stream and joins it back, so the
     // two grids run at once and the caller's stream (and its timing events) sees one GEMM. The
-    // main grid is enqueued first, so that its clusters of four take their SMs before the rest
-    // grid's clusters of two fill what is left.
+    // main grid is enqueued first, so that its clusters of four or eight take their SMs before
+    // the rest grid's clusters of two fill what is left.
     void launch(CUstream stream) override {
         // Stream-K flags count launches: a flag equal to this launch's epoch marks its slot as
         // written by this launch (0 is never an epoch).
@@ -219,9 +219,9 @@ private:
         }
     }
 
-    // The two grids of a split kernel (split_plan.hpp): the main grid's clusters of four on the
-    // SMs that hold them, the rest grid's clusters of two on those left over, each with its part
-    // of the tiles. No rest grid where no SM is left over or the plan gives it nothing.
+    // The two grids of a split kernel (split_plan.hpp): the main grid's clusters of four or eight
+    // on the SMs that hold them, the rest grid's clusters of two on those left over, each with its
+    // part of the tiles. No rest grid where no SM is left over or the plan gives it nothing.
     void plan_split_grids(int tiles_m, int tiles_n, int main_clusters) {
         Grid rest;
         rest.function = kernel_.rest_symbol;

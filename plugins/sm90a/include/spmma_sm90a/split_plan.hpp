@@ -1,6 +1,6 @@
 // How a split launch deals one problem's CTA tiles to two persistent grids that run at once: the
-// main grid in clusters of four CTAs along m (B multicast to all four) on the SMs that hold such
-// clusters, and the rest grid in clusters of two on the SMs left over. Pure C++, so the tests
+// main grid in clusters of four or eight CTAs along m (B multicast to all of them) on the SMs that
+// hold such clusters, and the rest grid in clusters of two on the SMs left over. Pure C++, so the tests
 // walk it without a GPU.
 //
 // NOTES (plugins/sm90a/NOTES.md, "Four CTAs share B" and "The split launch"): the H200 holds 30
@@ -20,6 +20,7 @@
 #include <spmma_sm90a/tile_config.hpp>
 
 #include <cstdint>
+#include <vector>
 
 namespace spmma_sm90a {
 
@@ -113,6 +114,18 @@ constexpr bool split_pays(int64_t m, int64_t n, const TileConfig& rest_cfg, int 
 constexpr bool prefer_split(double pick_clocks, double rest_clocks, int64_t m, int64_t n, const TileConfig& rest_cfg,
                             int sm_count) {
     return split_pays(m, n, rest_cfg, sm_count) && rest_clocks * kSplitMainTurn < pick_clocks;
+}
+
+// Among split kernels that pay (prefer_split), the one the heuristic runs: the tallest main
+// clusters. `pays[i]` and `main_cm[i]` describe candidate i; -1 when none pays. NOTES
+// (plugins/sm90a/NOTES.md, "Eight CTAs share B"; H200, 2026-11-25, two runs): the 8x1 split
+// ahead of the 4x1 split at 21 of 24 pairs at 8192^3, 11008x4096x4096 and 28672x4096x8192
+// (+0.2 to +1.8 %; behind once, -3 %), and at 16384^3 sustained by 0.3-3 % in every pair.
+inline int tallest_paying_split(const std::vector<bool>& pays, const std::vector<int>& main_cm) {
+    int best = -1;
+    for (size_t i = 0; i < pays.size() && i < main_cm.size(); ++i)
+        if (pays[i] && (best < 0 || main_cm[i] > main_cm[static_cast<size_t>(best)])) best = static_cast<int>(i);
+    return best;
 }
 
 }  // namespace spmma_sm90a
