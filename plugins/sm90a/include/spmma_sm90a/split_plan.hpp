@@ -119,8 +119,9 @@ constexpr bool prefer_split(double pick_clocks, double rest_clocks, int64_t m, i
 // Among split kernels that pay (prefer_split), the one the heuristic runs: the tallest main
 // clusters. `pays[i]` and `main_cm[i]` describe candidate i; -1 when none pays. NOTES
 // (plugins/sm90a/NOTES.md, "Eight CTAs share B"; H200, 2026-11-25, two runs): the 8x1 split
-// ahead of the 4x1 split at 21 of 24 pairs at 8192^3, 11008x4096x4096 and 28672x4096x8192
-// (+0.2 to +1.8 %; behind once, -3 %), and at 16384^3 sustained by 0.3-3 % in every pair.
+// ahead of the 4x1 split at 20 of 24 pairs at 8192^3, 11008x4096x4096 and 28672x4096x8192
+// (+0.1 to +1.8 %; behind at three, -0.2 to -3 %), and at 16384^3 sustained by 0.3-3 % in every
+// pair.
 inline int tallest_paying_split(const std::vector<bool>& pays, const std::vector<int>& main_cm) {
     int best = -1;
     for (size_t i = 0; i < pays.size() && i < main_cm.size(); ++i)
