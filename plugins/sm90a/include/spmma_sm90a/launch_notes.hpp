@@ -1,6 +1,7 @@
 // What a record's plugin_notes say about an sm90a launch (Gemm::describe): each persistent grid's
 // function, cluster shape, how many clusters ran at once, and its cluster tiles (those split by
-// stream-K among them). A split kernel has two grids. Pure C++, so the tests check it without a GPU.
+// stream-K among them). A split kernel has two grids. Pure C++, so the tests check it without a
+// GPU.
 #pragma once
 
 #include <spmma_sm90a/stream_k.hpp>

@@ -55,12 +55,12 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
                         bool tma_epilogue, const MachineModel& mm = {});
 
 // Rank of a configuration's cluster shape among estimates that tie (lower first): 2x1, 1x1, 2x2,
-// then the rest (1x2, 4x1). NOTES: the model sees no effect of a cluster (shared memory, not L2,
-// limits it), but the H100 sweeps of 2026-11-22 (bench/NOTES.md) put 2x1 (B multicast) 1-9 %
+// then the rest (1x2, 4x1, 8x1). NOTES: the model sees no effect of a cluster (shared memory, not
+// L2, limits it), but the H100 sweeps of 2026-11-22 (bench/NOTES.md) put 2x1 (B multicast) 1-9 %
 // ahead of 1x1 on every large tile, and 2x2 and 1x2 level with or behind it. Clusters of four
-// run on 120 of the H200's 132 SMs (30 clusters fit), which the model, counting every SM, does
-// not see: 4x1 alone measured 2-15 % behind 2x1 (2026-11-25); it runs only inside a split kernel
-// (split_plan.hpp).
+// or eight run on 120 of the H200's 132 SMs (30 of four or 15 of eight fit), which the model,
+// counting every SM, does not see: 4x1 alone measured 2-15 % behind 2x1 (2026-11-25); both run
+// inside the split kernels (split_plan.hpp).
 int cluster_tie_rank(const TileConfig& c);
 
 // Estimates within this factor of the fastest tie (choose_config). NOTES: 1.5 %, not the 1 % used

@@ -1,7 +1,7 @@
 // How a split launch deals one problem's CTA tiles to two persistent grids that run at once: the
 // main grid in clusters of four or eight CTAs along m (B multicast to all of them) on the SMs that
-// hold such clusters, and the rest grid in clusters of two on the SMs left over. Pure C++, so the tests
-// walk it without a GPU.
+// hold such clusters, and the rest grid in clusters of two on the SMs left over. Pure C++, so the
+// tests walk it without a GPU.
 //
 // NOTES (plugins/sm90a/NOTES.md, "Four CTAs share B" and "The split launch"): the H200 holds 30
 // clusters of four at once (120 of its 132 SMs), and a 128x256 tile of a 4x1 cluster ran 6-9 %

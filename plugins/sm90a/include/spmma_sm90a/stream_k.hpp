@@ -14,12 +14,12 @@
 // range computes k-tile t of its first piece, or k-tile t + k_tiles - range length of its second
 // (an offset all ranges share, to one k-tile), so concurrent ranges read the same A and B
 // k-slices, as concurrent whole tiles of a raster band do, and L2 serves them (v6 ran each range
-// in k order, all at different offsets, and lost up to 28 % at long k). A tile cut between ranges is finished by the range holding its last k-tile (the
-// "owner"), which reaches it at the end of its range; the other ranges hold its earlier k-tiles as
-// their first piece, store their partial accumulators to a workspace and raise a flag; the owner
-// adds the partials and writes D. So every range starts with work that waits for nothing, and a
-// range holds at most one partial (its first piece): one workspace slot and one flag per range and
-// CTA.
+// in k order, all at different offsets, and lost up to 28 % at long k). A tile cut between ranges
+// is finished by the range holding its last k-tile (the "owner"), which reaches it at the end of
+// its range; the other ranges hold its earlier k-tiles as their first piece, store their partial
+// accumulators to a workspace and raise a flag; the owner adds the partials and writes D. So every
+// range starts with work that waits for nothing, and a range holds at most one partial (its first
+// piece): one workspace slot and one flag per range and CTA.
 //
 // Measured (H200, 2026-11-25, bench/NOTES.md: `A=SPMMA_SM90A_STREAMK=off
 // B=SPMMA_SM90A_STREAMK=on bench/sm90a/ab.sh`, 128x256 and 256x192 with 2x1 clusters, two runs):
