@@ -9,8 +9,8 @@
 #pragma once
 
 #include "mma_ops.cuh"
-#include "../../common/device/epilogue_store.cuh"
-#include "../../common/device/ptx_sm80.cuh"
+#include "../../kit/device/epilogue_store.cuh"
+#include "../../kit/device/ptx_sm80.cuh"
 
 #include <spmma/plugin.h>
 #include <spmma_sm120a/layout.hpp>

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "mma_ops.cuh"
-#include "../../common/device/epilogue_store.cuh"
-#include "../../common/device/ptx_sm80.cuh"
+#include "../../kit/device/epilogue_store.cuh"
+#include "../../kit/device/ptx_sm80.cuh"
 
 #include <spmma/plugin.h>
 #include <spmma_sm80/layout.hpp>
@@ -52,7 +52,7 @@ struct SpGemmConfig {
     static_assert(BN % 4 == 0 && (epilogue_row_words(BN) * 4) % 16 == 0, "epilogue rows are 16-byte vectors");
 };
 
-// ---- epilogue helpers (C reads and D stores in float: ../../common/device/epilogue_store.cuh) ----
+// ---- epilogue helpers (C reads and D stores in float: ../../kit/device/epilogue_store.cuh) ----
 // alpha * acc + beta * C in 64-bit integers, then wrapped (or clamped with saturate) to s32.
 __device__ __forceinline__ int32_t int_epilogue(const GemmParams& p, int32_t acc, int64_t i) {
     int64_t x = p.alpha_i * int64_t(acc);
