@@ -173,7 +173,7 @@ def run(root, layers_path):
 CLEAN = {
     "abi/include/spmma/plugin.h": "#include <stdint.h>\n",
     "types/include/spmma/types.hpp": "#include <spmma/plugin.h>\n#include <vector>\n",
-    "reference/isa/include/spmma/isa/mma_sp.hpp": "#include <spmma/types.hpp>\n",
+    "isa/include/spmma/isa/mma_sp.hpp": "#include <spmma/types.hpp>\n",
     "reference/include/spmma/reference/gemm.hpp": "#include <spmma/isa/mma_sp.hpp>\n",
     "core/lib/include/spmma/core/job.hpp": "#include <spmma/reference/gemm.hpp>\n",
     "core/lib/src/job.cpp": '#include <spmma/core/job.hpp>\n#include "local.hpp"\n',
@@ -197,7 +197,7 @@ CASES = [
      {"reference/src/gemm.cpp": '#include "../../core/lib/include/spmma/core/job.hpp"\n'},
      "reference/src/gemm.cpp:1:"),
     ("the instruction models including the reference GEMM",
-     {"reference/isa/src/mma_sp.cpp": "#include <spmma/reference/gemm.hpp>\n"}, "reference/isa/src/mma_sp.cpp:1:"),
+     {"isa/src/mma_sp.cpp": "#include <spmma/reference/gemm.hpp>\n"}, "isa/src/mma_sp.cpp:1:"),
     ("the core including the app", {"app/command.hpp": "#pragma once\n",
                                     "core/lib/src/run.cpp": '#include <spmma/plugin.h>\n#include "command.hpp"\n'},
      "core/lib/src/run.cpp:2:"),

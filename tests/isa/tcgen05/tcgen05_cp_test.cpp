@@ -1,4 +1,4 @@
-// The tcgen05.cp model (reference/isa tcgen05_cp.hpp) for the two shapes the sm100a kernels use:
+// The tcgen05.cp model (spmma/isa/tcgen05_cp.hpp) for the two shapes the sm100a kernels use:
 // 128x128b puts row r's 16 bytes in lane r, byte b in column b / 4; 32x128b.warpx4 puts the 32
 // rows in all four 32-lane partitions. The source rows are read through the no-swizzle K-major
 // layout of the descriptor (8-row core matrices SBO apart).

@@ -1,4 +1,4 @@
-// The tiled TMA load model (reference/isa tma.hpp): bytes land row after row from the
+// The tiled TMA load model (spmma/isa/tma.hpp): bytes land row after row from the
 // destination, elements outside the tensor read as zero, and a swizzled box puts each 16-byte
 // chunk where the matrix descriptors of the same swizzle read it (element (r, c) of a K-major
 // operand through OperandLayout). Copies a tensor map or the hardware would reject are refused.
