@@ -1,5 +1,5 @@
 // The sm80 plugin's kernels as the host sees them: name, types, tile, and the embedded fatbin
-// the kernel lives in (include/spmma_sm80/kernel_list.hpp lists them).
+// the kernel lives in (include/spmma_sm80/kernels/*.inc lists them).
 #pragma once
 
 #include <spmma/plugin.h>
@@ -23,7 +23,7 @@ struct KernelDesc : spmma_plugin::KernelCode {
     int threads() const { return tile.threads(); }
 };
 
-// Every kernel, in kernel_list.hpp's order.
+// Every kernel, in the order of the .inc files.
 const spmma_plugin::KernelRegistry<KernelDesc>& kernel_table();
 
 // One created problem on kernel k (sm80_gemm.cpp).

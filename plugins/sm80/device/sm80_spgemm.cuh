@@ -295,8 +295,8 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
 
 }  // namespace spmma_sm80
 
-// Defines one kernel of a kernel_list.hpp list.
-#define SPMMA_SM80_DEFINE_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages)                         \
+// One kernel of a kernel list (include/spmma_sm80/kernels/*.inc, kernel_tiles.hpp).
+#define SPMMA_SM80_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages)                                \
     extern "C" __global__ void __launch_bounds__((bm / wm) * (bn / wn) * 32, 1)                       \
         name(const __grid_constant__ spmma_sm80::GemmParams p) {                                     \
         spmma_sm80::spgemm<spmma_sm80::op::tag<bool(ordered)>, bm, bn, wm, wn, stages>(p);           \

@@ -329,8 +329,8 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
 
 }  // namespace spmma_sm120a
 
-// Defines one kernel of a kernel_list.hpp list.
-#define SPMMA_SM120A_DEFINE_KERNEL(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages)            \
+// One kernel of a kernel list (include/spmma_sm120a/kernels/*.inc, kernel_tiles.hpp).
+#define SPMMA_SM120A_KERNEL(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages)                   \
     extern "C" __global__ void __launch_bounds__((bm / wm) * (bn / wn) * 32, 1)                          \
         name(const __grid_constant__ spmma_sm120a::GemmParams p) {                                      \
         spmma_sm120a::spgemm<spmma_sm120a::Op<spmma_sm120a::Kind::KIND, SPMMA_##A, SPMMA_##B, SPMMA_##ACC, SV, \

@@ -1,12 +1,12 @@
-#include "kernels.hpp"
+#include "kernel_table.hpp"
 
 #include <spmma_plugin/cuda_gemm.hpp>
-#include <spmma_sm120a/kernel_list.hpp>
+#include <spmma_sm120a/kernel_tiles.hpp>
 
 #include <vector>
 
 #if defined(SPMMA_SM120A_SOFTWARE_MMA)
-SPMMA_DECLARE_FATBIN(sm120a_swmma_spgemm)
+SPMMA_DECLARE_FATBIN(sm120a_spgemm_swmma)
 #else
 SPMMA_DECLARE_FATBIN(sm120a_spgemm_f8f6f4)
 SPMMA_DECLARE_FATBIN(sm120a_spgemm_mxf8f6f4)
@@ -38,36 +38,36 @@ std::string describe(const Form& f, const Tile& t) {
 
 std::vector<KernelDesc> build() {
     std::vector<KernelDesc> v;
-#define SPMMA_SM120A_ADD(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages)                       \
+#define SPMMA_SM120A_KERNEL(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages)                    \
     {                                                                                                     \
         const Form f = SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE);                                     \
         const Tile t{bm, bn, wm, wn, stages};                                                             \
-        v.push_back(KernelDesc{{#name, describe(f, t), image, {}}, f, t});                                    \
+        v.push_back(KernelDesc{{#name, describe(f, t), image, {}}, f, t});                                \
     }
 #if defined(SPMMA_SM120A_SOFTWARE_MMA)
     {
-        const void* image = SPMMA_FATBIN(sm120a_swmma_spgemm);
-        SPMMA_SM120A_KERNELS_SWMMA(SPMMA_SM120A_ADD)
+        const void* image = SPMMA_FATBIN(sm120a_spgemm_swmma);
+#include <spmma_sm120a/kernels/swmma.inc>
     }
 #else
     {
         const void* image = SPMMA_FATBIN(sm120a_spgemm_f8f6f4);
-        SPMMA_SM120A_KERNELS_F8F6F4(SPMMA_SM120A_ADD)
+#include <spmma_sm120a/kernels/f8f6f4.inc>
     }
     {
         const void* image = SPMMA_FATBIN(sm120a_spgemm_mxf8f6f4);
-        SPMMA_SM120A_KERNELS_MXF8F6F4(SPMMA_SM120A_ADD)
+#include <spmma_sm120a/kernels/mxf8f6f4.inc>
     }
     {
         const void* image = SPMMA_FATBIN(sm120a_spgemm_mxf4);
-        SPMMA_SM120A_KERNELS_MXF4(SPMMA_SM120A_ADD)
+#include <spmma_sm120a/kernels/mxf4.inc>
     }
     {
         const void* image = SPMMA_FATBIN(sm120a_spgemm_mxf4nvf4);
-        SPMMA_SM120A_KERNELS_MXF4NVF4(SPMMA_SM120A_ADD)
+#include <spmma_sm120a/kernels/mxf4nvf4.inc>
     }
 #endif
-#undef SPMMA_SM120A_ADD
+#undef SPMMA_SM120A_KERNEL
     return v;
 }
 

@@ -1,5 +1,5 @@
 // The sm120a plugin's kernels as the host sees them: name, form, tile, and the embedded fatbin
-// the kernel lives in (include/spmma_sm120a/kernel_list.hpp lists them).
+// the kernel lives in (include/spmma_sm120a/kernels/*.inc lists them).
 #pragma once
 
 #include <spmma/plugin.h>
@@ -21,7 +21,7 @@ struct KernelDesc : spmma_plugin::KernelCode {
     int threads() const { return tile.threads(); }
 };
 
-// Every kernel, in kernel_list.hpp's order.
+// Every kernel, in the order of the .inc files.
 const spmma_plugin::KernelRegistry<KernelDesc>& kernel_table();
 
 // One created problem on kernel k (sm120a_gemm.cpp).

@@ -1,7 +1,6 @@
-#include "kernels.hpp"
+#include "kernel_table.hpp"
 
 #include <spmma_plugin/cuda_gemm.hpp>
-#include <spmma_sm80/kernel_list.hpp>
 
 #include <vector>
 
@@ -10,7 +9,7 @@ SPMMA_DECLARE_FATBIN(sm80_spgemm_bf16)
 SPMMA_DECLARE_FATBIN(sm80_spgemm_tf32)
 SPMMA_DECLARE_FATBIN(sm80_spgemm_i8)
 SPMMA_DECLARE_FATBIN(sm80_spgemm_i4)
-SPMMA_DECLARE_FATBIN(sm89_spgemm_f8)
+SPMMA_DECLARE_FATBIN(sm80_spgemm_f8)
 
 namespace spmma_sm80 {
 namespace {
@@ -29,38 +28,36 @@ std::string describe(const OpInfo& op, bool ordered, const Tile& t) {
 
 std::vector<KernelDesc> build() {
     std::vector<KernelDesc> v;
-#define SPMMA_SM80_ENTRY(image)                                                                  \
-    [&](const char* name, const OpInfo& op, bool ord, Tile t) {                                  \
-        v.push_back(KernelDesc{{name, describe(op, ord, t), SPMMA_FATBIN(image), {}}, &op, ord, t}); \
-    }
-#define SPMMA_SM80_ADD(name, tag, ordered, bm, bn, wm, wn, stages) \
-    add(#name, tags::tag, bool(ordered), Tile{bm, bn, wm, wn, stages});
+    auto add = [&](const void* image, const char* name, const OpInfo& op, bool ordered, Tile t) {
+        v.push_back(KernelDesc{{name, describe(op, ordered, t), image, {}}, &op, ordered, t});
+    };
+#define SPMMA_SM80_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages) \
+    add(image, #name, tags::tag, bool(ordered), Tile{bm, bn, wm, wn, stages});
     {
-        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_f16);
-        SPMMA_SM80_KERNELS_F16(SPMMA_SM80_ADD)
-    }
-    {
-        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_bf16);
-        SPMMA_SM80_KERNELS_BF16(SPMMA_SM80_ADD)
+        const void* image = SPMMA_FATBIN(sm80_spgemm_f16);
+#include <spmma_sm80/kernels/f16.inc>
     }
     {
-        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_tf32);
-        SPMMA_SM80_KERNELS_TF32(SPMMA_SM80_ADD)
+        const void* image = SPMMA_FATBIN(sm80_spgemm_bf16);
+#include <spmma_sm80/kernels/bf16.inc>
     }
     {
-        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_i8);
-        SPMMA_SM80_KERNELS_I8(SPMMA_SM80_ADD)
+        const void* image = SPMMA_FATBIN(sm80_spgemm_tf32);
+#include <spmma_sm80/kernels/tf32.inc>
     }
     {
-        auto add = SPMMA_SM80_ENTRY(sm80_spgemm_i4);
-        SPMMA_SM80_KERNELS_I4(SPMMA_SM80_ADD)
+        const void* image = SPMMA_FATBIN(sm80_spgemm_i8);
+#include <spmma_sm80/kernels/i8.inc>
     }
     {
-        auto add = SPMMA_SM80_ENTRY(sm89_spgemm_f8);
-        SPMMA_SM80_KERNELS_F8(SPMMA_SM80_ADD)
+        const void* image = SPMMA_FATBIN(sm80_spgemm_i4);
+#include <spmma_sm80/kernels/i4.inc>
     }
-#undef SPMMA_SM80_ADD
-#undef SPMMA_SM80_ENTRY
+    {
+        const void* image = SPMMA_FATBIN(sm80_spgemm_f8);
+#include <spmma_sm80/kernels/f8.inc>
+    }
+#undef SPMMA_SM80_KERNEL
     return v;
 }
 
