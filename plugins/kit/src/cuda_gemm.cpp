@@ -165,9 +165,9 @@ void CudaGemm::expand_a_on_device(const spmma_operands& ops, DeviceBuffer& dense
 
 const Module& CudaGemm::module(const void* image) {
     // NOTES: one module per image and device for the life of the process: loading a plugin's
-    // fatbin takes 100-200 ms (2026-11-24, H200: the sm90a plugin's create), which a sweep would
-    // otherwise pay for every problem. Leaked on purpose: unloading at exit could run after the
-    // driver is gone.
+    // fatbin is slow (plugins/kit/NOTES.md, "Modules kept for the process"), and a sweep would
+    // otherwise pay for it at every problem. Leaked on purpose: unloading at exit could run after
+    // the driver is gone.
     static std::mutex mutex;
     static auto* cache = new std::map<std::pair<CUdevice, const void*>, std::unique_ptr<Module>>();
     std::lock_guard lock(mutex);

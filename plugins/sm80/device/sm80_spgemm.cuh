@@ -224,9 +224,8 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     auto k_stage = [&](auto refill_c) {
         constexpr bool kRefill = decltype(refill_c)::value;
         // step 0: A of step 1 ahead; mma with B rotating to step 1's; then the refill of the
-        // free slot as one block. NOTES: 4-9 % faster at the standard shapes (medians of three
-        // runs) than the same copies spread between step 0's B columns (H200, 2026-11-23,
-        // bench/sm80/ab.sh with KERNELS=...r1p: plugins/sm80/NOTES.md "Refill as one block").
+        // free slot as one block. NOTES: faster at every standard shape than the same copies
+        // spread between step 0's B columns (plugins/sm80/NOTES.md, "Refill as one block").
         load_a(rd, 1, a1);
         mma_step(std::integral_constant<int, 0>{}, a0, b, e_cur, rd, 1);
         if constexpr (kRefill) load_stage(wr);
@@ -256,8 +255,8 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
     };
     // NOTES: the last STAGES-1 stages (nothing left to fetch) run in a second copy of the loop,
     // so the main loop's copies are neither predicated nor branched around. With a branch, ptxas
-    // schedules the mma block and the copies as separate basic blocks: 4-8 % slower at the
-    // standard shapes (medians, the same bench/sm80/ab.sh run of 2026-11-23).
+    // schedules the mma block and the copies as separate basic blocks, measured slower
+    // (plugins/sm80/NOTES.md, "Refill as one block").
     const int ks_refill = ks_total - (STAGES - 1);
     int ks = 0;
 #pragma unroll 1
