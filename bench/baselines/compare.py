@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Side by side: spmma's records (JSON lines from `spmma run ... --json`) and the PyTorch peers
-(peers.json from shared/bench/peers.py), per shape and type, in dense-equivalent TFLOP/s.
+(peers.json from bench/baselines/peers.py), per shape and type, in dense-equivalent TFLOP/s.
 
     python3 bench/baselines/compare.py RECORDS.jsonl PEERS.json
 

@@ -4,7 +4,7 @@
 #   1. what the plugins need (ldd) and what spmma sees (plugins --verbose);
 #   2. correctness: cublas and cusparselt, odd and even sizes, f16/bf16/e4m3/s8, full verification;
 #   3. the standard shape set with --baseline cublas (records in $OUT/baselines.jsonl), then
-#      PyTorch's peers on the same GPU (shared/bench/peers.py, $OUT/peers.json);
+#      PyTorch's peers on the same GPU (bench/baselines/peers.py, $OUT/peers.json);
 #   4. a comparison table, printed last.
 # PLUGINS=sm90a,cublas,cusparselt adds plugins to step 3. Logs of every step go under $OUT.
 # STAGES=info,correct,shapes,peers,compare (the default: all) picks steps, e.g. to split the
@@ -54,11 +54,7 @@ fi
 
 if want peers; then
   stage "PyTorch peers (cuBLAS dense, cuSPARSELt) on the same GPU"
-  if [ -f shared/bench/peers.py ]; then
-    timeout "${T_PEERS:-140}" python3 shared/bench/peers.py 2>&1 | tee "$OUT/peers.txt"
-  else
-    echo "shared/bench/peers.py is missing (copy /work/shared/bench/peers.py into the repository's shared/)"
-  fi
+  timeout "${T_PEERS:-140}" python3 bench/baselines/peers.py 2>&1 | tee "$OUT/peers.txt"
 fi
 
 if want compare; then

@@ -3,7 +3,8 @@
 // tiles, on two operand distributions: uniform random values in [-1, 1) (every mantissa bit in
 // play, spmma's default) and small integers in [-2, 2] (what CUTLASS's own examples fill).
 // PERF.md's "CUTLASS Ampere sparse" column does not say which data it ran on; this tool times
-// both on the same GPU as spmma (bench/NOTES.md, 2026-11-23, H200).
+// both on the same GPU as spmma (bench/NOTES.md, "CUTLASS's Ampere sparse GEMM and spmma's sm80
+// kernel, same GPU, same run, both data").
 //
 // Not part of the build (CUTLASS is not a dependency of spmma): built by hand against a CUTLASS
 // checkout's include/ and tools/util/include/ with bench/cutlass/build.sh; bench/sm80/device.sh

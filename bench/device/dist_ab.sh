@@ -3,9 +3,9 @@
 # integers, the data CUTLASS's examples fill, e.g. example 15), in one run from the
 # repository root with the build copied there; SM clock, power and throttle reasons every 200 ms.
 # Question it answers: how much of a figure is the data (on the H200 the clock the GPU holds
-# depends on the operands: bench/NOTES.md, 2026-11-23, the SM clock over one kernel and the
-# cuSPARSELt plugin on both distributions), i.e. whether two tools' figures on different data
-# compare.
+# depends on the operands: bench/NOTES.md, "The SM clock over one kernel, by operand data" and
+# "The cuSPARSELt plugin on the same two distributions"), i.e. whether two tools' figures on
+# different data compare.
 #   PLUGIN=sm80 KERNEL='sm80_*_256x128x64_s4_om' DTYPES=f16 SHAPES="8192x8192x8192 ..." \
 #   DISTS="uniform int" ITERATIONS=20 OUT=... bench/device/dist_ab.sh
 # Logs and records under $OUT; a table last: TFLOP/s and the median SM clock and power of the

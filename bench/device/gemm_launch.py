@@ -8,8 +8,8 @@ gpu__time_duration.sum ...).
 bench/device/ncu_kernel.sh uses it to find a vendor library's GEMM among its launches: the
 function launched most often (the timed launches), and of those the one with the most time in
 all (a split-k reduction launches as often, in less time). Not the longest launch: cuSPARSELt's
-compression of A, launched once, outlasts a 4096^3 GEMM (H200, 2026-11-25). Prints the name;
-exits 1, saying why, when the export holds no launch."""
+compression of A, launched once, outlasts a 4096^3 GEMM (bench/NOTES.md, "clusters of four, and
+the split launch"). Prints the name; exits 1, saying why, when the export holds no launch."""
 import csv
 import sys
 from collections import defaultdict

@@ -10,7 +10,7 @@ peer of each cell and the ratio to it.
 RECORDS: JSON lines written by `spmma run|gemm --json` (core/lib/src/record.cpp). A plugin's figure
 in a cell is its fastest verified record there (sm80's device script times several kernels per
 cell); a cell with records but none verified shows their status instead of a figure.
---peers: shared/bench/peers.py's peers.json, or its printed table when only that was kept
+--peers: bench/baselines/peers.py's peers.json, or its printed table when only that was kept
 (whole TFLOP/s). Peers of a plugin: the other --peer-plugins found in the records (the vendor
 libraries) and PyTorch's dense and cuSPARSELt columns.
 Standard cells: the shapes and types of --shapes (m, n, k as integers or lists) with A and B of
@@ -274,7 +274,7 @@ def header(records, args, peer_info, peer_exact, shapes, types, dist, outside):
     ]
     if args.peers:
         what = ", ".join(f"{k} {v}" for k, v in peer_info.items()) if peer_info else "no info line"
-        lines.append(f"- Peers: `{args.peers}`\n  (shared/bench/peers.py: {what})" +
+        lines.append(f"- Peers: `{args.peers}`\n  (bench/baselines/peers.py: {what})" +
                      ("" if peer_exact else ";\n  its printed table, whole TFLOP/s"))
     lines += [
         f"- Shape set: `{args.shapes}`, {len(shapes)} shapes x {len(types)} types "
@@ -333,7 +333,7 @@ def section(plugin, cells, shapes, types, by_plugin, peer_plugins, peer_cells):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("records", nargs="+", help="spmma JSON-lines record files")
-    ap.add_argument("--peers", help="peers.json (or printed table) of shared/bench/peers.py")
+    ap.add_argument("--peers", help="peers.json (or printed table) of bench/baselines/peers.py")
     ap.add_argument("--command", help="the command that produced the records, stated in the output")
     ap.add_argument("--shapes", default="configs/llm-shapes.toml", help="the standard shape set")
     ap.add_argument("--peer-plugins", default="cublas,cusparselt", help="plugins that count as peers")

@@ -2,13 +2,13 @@
 # The sm80 plugin on a GPU machine, in one run from the repository root:
 #   bench/sm80/device.sh [all|check|perf]      (default all; logs under $OUT)
 # Needs the Release build folder build/ (spmma, test_sm80, the plugins) and, for the peers,
-# shared/bench/peers.py. Phases:
+# bench/baselines/peers.py. Phases:
 #   (a) what the plugin links against, the GPU, the plugins spmma sees
 #   (b) the device test: mma.sp on the GPU vs the bit-level model, every form the plugin issues
 #   (c) correctness: every type at odd and standard shapes, both metadata variants, alpha/beta
 #   (d) timing: f16 and bf16 on the standard shape set, every tile config (ordered metadata),
 #       plus the default kernel with mma.sp (non-ordered) for comparison
-#   (e) the peers in the same run: cuBLAS dense and cuSPARSELt (shared/bench/peers.py), and
+#   (e) the peers in the same run: cuBLAS dense and cuSPARSELt (bench/baselines/peers.py), and
 #       CUTLASS's Ampere sparse GEMM (build/bench-cutlass/cutlass_sm80_sparse from
 #       bench/cutlass/build.sh) where it was copied
 # A short table comes last: per shape, the best sm80 kernel and the peers.
@@ -120,13 +120,9 @@ if [ "$MODE" = all ] || [ "$MODE" = perf ]; then
     else
         note "no CUTLASS peer carried ($CUT): bench/cutlass/build.sh builds it"
     fi
-    if [ -f shared/bench/peers.py ]; then
-        SHAPES=$(echo $STANDARD | tr ' ' ',')
-        (cd "$OUT" && OUT="$OUT" python3 "$OLDPWD/shared/bench/peers.py" --shapes "$SHAPES" --dtypes f16,bf16) \
-            > "$OUT/peers.txt" 2>&1 || note "peers.py failed (see peers.txt)"
-    else
-        note "shared/bench/peers.py missing: no peers"
-    fi
+    SHAPES=$(echo $STANDARD | tr ' ' ',')
+    (cd "$OUT" && OUT="$OUT" python3 "$OLDPWD/bench/baselines/peers.py" --shapes "$SHAPES" --dtypes f16,bf16) \
+        > "$OUT/peers.txt" 2>&1 || note "peers.py failed (see peers.txt)"
 fi
 
 # ---- summary table ----------------------------------------------------------------------------

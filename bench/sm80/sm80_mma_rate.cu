@@ -1,6 +1,6 @@
 // Throughput probe kernels for bench/sm80/mma_rate.cpp: every CTA (one per SM) runs warps that
 // issue the sm_80 warp-level mma.sp (or dense mma) back to back over a warp tile of MI x NJ
-// 16x8 accumulators, as the plugin's GEMM loop does (plugins/sm80/device/spgemm.cuh), with
+// 16x8 accumulators, as the plugin's GEMM loop does (plugins/sm80/device/sm80_spgemm.cuh), with
 // progressively more of that loop around the instructions (sm80_mma_rate.inc, "mode"): the
 // bare instruction rate, + the shared-memory operand loads, + the per-stage barrier, + the
 // cp.async refill from global memory, or the same refill by bulk copies (sm_90). The loop modes

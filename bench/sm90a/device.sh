@@ -13,7 +13,7 @@
 #   (e) the standard shape set (shared/PERF.md) for f16, bf16, e4m3 and s8: every sm90a kernel of
 #       the type and the cuBLAS / cuSPARSELt plugins on the same operands (one spmma call per
 #       shape and type), then the heuristic's choice (configs/llm-shapes.toml), then PyTorch's
-#       peers (shared/bench/peers.py);
+#       peers (bench/baselines/peers.py);
 #   (f) one table last (bench/sm90a/table.py): correctness, the probe, per shape and type the
 #       heuristic, the best kernel and every peer with ratios, the 16384^3 bar.
 # Every step runs under `timeout` cut to the time left, so one hung kernel costs its slot only.
@@ -122,12 +122,12 @@ if [ "$MODE" = all ] || [ "$MODE" = perf ]; then
         note "skipped (out of time): heuristic run"
     fi
     l=$(( $(left) - 5 ))
-    if [ -f shared/bench/peers.py ] && [ "$l" -gt 30 ]; then
+    if [ "$l" -gt 30 ]; then
         note "PyTorch peers, standard shape set (cut at ${l}s)"
-        (cd "$OUT" && OUT="$OUT" timeout "$l" python3 "$OLDPWD/shared/bench/peers.py") > "$OUT/peers.txt" 2>&1 \
+        (cd "$OUT" && OUT="$OUT" timeout "$l" python3 "$OLDPWD/bench/baselines/peers.py") > "$OUT/peers.txt" 2>&1 \
             || note "peers.py exit $?"
     else
-        note "skipped: PyTorch peers ($( [ -f shared/bench/peers.py ] && echo 'out of time' || echo 'shared/bench/peers.py missing'))"
+        note "skipped: PyTorch peers (out of time)"
     fi
 fi
 

@@ -8,10 +8,9 @@
 
 #if SPMMA_EMU_SM120A
 #include <spmma_sm120a/forms.hpp>
-#include <spmma_sm120a/kernel_list.hpp>
+#include <spmma_sm120a/kernel_tiles.hpp>
 #include <spmma_sm120a/layout.hpp>
-
-#include "../sm120a/pack/pack.hpp"  // both families name their packer pack.hpp
+#include <spmma_sm120a/pack.hpp>
 #endif
 
 #include <cstring>
@@ -29,13 +28,17 @@ struct Entry {
     Tile tile;
 };
 
-#define SPMMA_EMU_SM120A_ENTRY(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, st) \
+// Every kernel of the plugin's table (include/spmma_sm120a/kernels/*.inc), as its kernel_table.cpp
+// lists them.
+#define SPMMA_SM120A_KERNEL(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, st) \
     Entry{#name, SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE), Tile{bm, bn, wm, wn, st}},
 const Entry kEntries[] = {
-    SPMMA_SM120A_KERNELS_F8F6F4(SPMMA_EMU_SM120A_ENTRY) SPMMA_SM120A_KERNELS_MXF8F6F4(SPMMA_EMU_SM120A_ENTRY)
-    SPMMA_SM120A_KERNELS_MXF4(SPMMA_EMU_SM120A_ENTRY) SPMMA_SM120A_KERNELS_MXF4NVF4(SPMMA_EMU_SM120A_ENTRY)
+#include <spmma_sm120a/kernels/f8f6f4.inc>
+#include <spmma_sm120a/kernels/mxf8f6f4.inc>
+#include <spmma_sm120a/kernels/mxf4.inc>
+#include <spmma_sm120a/kernels/mxf4nvf4.inc>
 };
-#undef SPMMA_EMU_SM120A_ENTRY
+#undef SPMMA_SM120A_KERNEL
 
 spmma::isa::MmaSp form_of(const Form& f) {
     using K = spmma::isa::MmaSp::Kind;

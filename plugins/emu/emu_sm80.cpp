@@ -7,11 +7,9 @@
 #include "emu_walk.hpp"
 
 #if SPMMA_EMU_SM80
-#include <spmma_sm80/kernel_list.hpp>
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/op_tags.hpp>
-
-#include "../sm80/pack/pack.hpp"  // both families name their packer pack.hpp
+#include <spmma_sm80/pack.hpp>
 #endif
 
 #include <cstring>
@@ -30,13 +28,18 @@ struct Entry {
     Tile tile;
 };
 
-#define SPMMA_EMU_SM80_ENTRY(name, tag, ord, bm, bn, wm, wn, st) Entry{#name, &tags::tag, (ord) != 0, Tile{bm, bn, wm, wn, st}},
+// Every kernel of the plugin's table (include/spmma_sm80/kernels/*.inc), as its kernel_table.cpp
+// lists them.
+#define SPMMA_SM80_KERNEL(name, tag, ord, bm, bn, wm, wn, st) Entry{#name, &tags::tag, (ord) != 0, Tile{bm, bn, wm, wn, st}},
 const Entry kEntries[] = {
-    SPMMA_SM80_KERNELS_F16(SPMMA_EMU_SM80_ENTRY) SPMMA_SM80_KERNELS_BF16(SPMMA_EMU_SM80_ENTRY)
-    SPMMA_SM80_KERNELS_TF32(SPMMA_EMU_SM80_ENTRY) SPMMA_SM80_KERNELS_I8(SPMMA_EMU_SM80_ENTRY)
-    SPMMA_SM80_KERNELS_I4(SPMMA_EMU_SM80_ENTRY) SPMMA_SM80_KERNELS_F8(SPMMA_EMU_SM80_ENTRY)
+#include <spmma_sm80/kernels/f16.inc>
+#include <spmma_sm80/kernels/bf16.inc>
+#include <spmma_sm80/kernels/tf32.inc>
+#include <spmma_sm80/kernels/i8.inc>
+#include <spmma_sm80/kernels/i4.inc>
+#include <spmma_sm80/kernels/f8.inc>
 };
-#undef SPMMA_EMU_SM80_ENTRY
+#undef SPMMA_SM80_KERNEL
 
 spmma::isa::MmaSp form_of(const Entry& e) {
     spmma::isa::MmaSp f;

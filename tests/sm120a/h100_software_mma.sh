@@ -3,7 +3,7 @@
 # repository root:
 #   tests/sm120a/h100_software_mma.sh            (logs under $OUT, default ./sm120a-swmma-out)
 # It configures and builds build-sm120a-swmma (Release, -DSPMMA_SM120A_SOFTWARE_MMA_PLUGIN=ON):
-# the plugin sm120a-swmma is the sm120a kernels (device/spgemm.cuh) compiled for sm_80/sm_90 with
+# the plugin sm120a-swmma is the sm120a kernels (device/sm120a_spgemm.cuh) compiled for sm_80/sm_90 with
 # the mma.sp done in software (device/mma_software.cuh, checked against the mma.sp model in
 # tests/sm120a). Then every kernel of that plugin (one form per data path, both tiles) runs on
 # odd and tile-multiple sizes, alpha/beta with C, each D type, verified in full against the CPU

@@ -1,15 +1,14 @@
 // The sm120a kernel's data path on the CPU, around the mma.sp instruction model: canonical
-// operands -> the plugin's own host packing (pack/pack.hpp) -> every stage copied into a
-// shared-memory image at the kernel's offsets -> every warp's fragments, metadata and scale words
-// read at the kernel's offsets (ldmatrix emulated from its PTX definition) -> the model, with
-// the kernel's selectors -> the epilogue's accumulator mapping. All offsets come from
-// include/spmma_sm120a/layout.hpp, the header the kernel (device/spgemm.cuh) uses.
+// operands -> the plugin's own host packing (include/spmma_sm120a/pack.hpp) -> every stage
+// copied into a shared-memory image at the kernel's offsets -> every warp's fragments, metadata
+// and scale words read at the kernel's offsets (ldmatrix emulated from its PTX definition) -> the
+// model, with the kernel's selectors -> the epilogue's accumulator mapping. All offsets come from
+// include/spmma_sm120a/layout.hpp, the header the kernel (device/sm120a_spgemm.cuh) uses.
 #pragma once
-
-#include "pack.hpp"
 
 #include <spmma/isa/mma_sp.hpp>
 #include <spmma_sm120a/layout.hpp>
+#include <spmma_sm120a/pack.hpp>
 
 #include <cstdint>
 #include <functional>

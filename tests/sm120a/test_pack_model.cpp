@@ -5,7 +5,7 @@
 #include "kernel_emulator.hpp"
 
 #include <spmma/types.hpp>
-#include <spmma_sm120a/kernel_list.hpp>
+#include <spmma_sm120a/kernel_tiles.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -27,13 +27,13 @@ struct Entry {
 
 std::vector<Entry> all_kernels() {
     std::vector<Entry> v;
-#define SPMMA_SM120A_TEST_ADD(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages) \
+#define SPMMA_SM120A_KERNEL(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages) \
     v.push_back(Entry{#name, SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE), Tile{bm, bn, wm, wn, stages}});
-    SPMMA_SM120A_KERNELS_F8F6F4(SPMMA_SM120A_TEST_ADD)
-    SPMMA_SM120A_KERNELS_MXF8F6F4(SPMMA_SM120A_TEST_ADD)
-    SPMMA_SM120A_KERNELS_MXF4(SPMMA_SM120A_TEST_ADD)
-    SPMMA_SM120A_KERNELS_MXF4NVF4(SPMMA_SM120A_TEST_ADD)
-#undef SPMMA_SM120A_TEST_ADD
+#include <spmma_sm120a/kernels/f8f6f4.inc>
+#include <spmma_sm120a/kernels/mxf8f6f4.inc>
+#include <spmma_sm120a/kernels/mxf4.inc>
+#include <spmma_sm120a/kernels/mxf4nvf4.inc>
+#undef SPMMA_SM120A_KERNEL
     return v;
 }
 
@@ -87,7 +87,7 @@ TEST_CASE("sm120a kernel lists: every kernel is a valid mma.sp form, uniquely na
         REQUIRE(names.insert(e.name).second);
         REQUIRE_FALSE(spmma::isa::invalid_reason(model_form(e.form)).has_value());
         REQUIRE(e.form.scale_block() == (e.form.scaled() ? e.form.mma_k() / e.form.scale_vec : 0));
-        // The kernel's static_asserts (device/spgemm.cuh), restated.
+        // The kernel's static_asserts (device/sm120a_spgemm.cuh), restated.
         REQUIRE(e.tile.bm % e.tile.wm == 0);
         REQUIRE(e.tile.bn % e.tile.wn == 0);
         REQUIRE(e.tile.wm % 32 == 0);

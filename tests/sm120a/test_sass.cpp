@@ -2,7 +2,7 @@
 // every kernel of the lists is there and issues its form's sparse MMA, 2 steps x 16 atoms each
 // (QMMA.SP for kind::f8f6f4, QMMA.SF.SP for kind::mxf8f6f4, OMMA.SF.SP for kind::mxf4 /
 // mxf4nvf4), and the sm_121a cubin carries the same kernels.
-#include <spmma_sm120a/kernel_list.hpp>
+#include <spmma_sm120a/kernel_tiles.hpp>
 #include <spmma_sm120a/layout.hpp>
 
 #include "../common/sass.hpp"
@@ -52,13 +52,13 @@ struct Entry {
 
 std::vector<Entry> all_kernels() {
     std::vector<Entry> v;
-#define SPMMA_SM120A_TEST_ADD(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages) \
+#define SPMMA_SM120A_KERNEL(name, KIND, A, B, ACC, SV, SCALE, bm, bn, wm, wn, stages) \
     v.push_back(Entry{#name, SPMMA_SM120A_FORM(KIND, A, B, ACC, SV, SCALE), L::Tile{bm, bn, wm, wn, stages}});
-    SPMMA_SM120A_KERNELS_F8F6F4(SPMMA_SM120A_TEST_ADD)
-    SPMMA_SM120A_KERNELS_MXF8F6F4(SPMMA_SM120A_TEST_ADD)
-    SPMMA_SM120A_KERNELS_MXF4(SPMMA_SM120A_TEST_ADD)
-    SPMMA_SM120A_KERNELS_MXF4NVF4(SPMMA_SM120A_TEST_ADD)
-#undef SPMMA_SM120A_TEST_ADD
+#include <spmma_sm120a/kernels/f8f6f4.inc>
+#include <spmma_sm120a/kernels/mxf8f6f4.inc>
+#include <spmma_sm120a/kernels/mxf4.inc>
+#include <spmma_sm120a/kernels/mxf4nvf4.inc>
+#undef SPMMA_SM120A_KERNEL
     return v;
 }
 

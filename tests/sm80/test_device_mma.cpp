@@ -1,4 +1,4 @@
-// The real mma.sp against the bit-level model (reference/isa), bit for bit: one warp runs each
+// The real mma.sp against the bit-level model (isa/), bit for bit: one warp runs each
 // form the sm80 plugin issues (every type, both metadata variants, every selector) on random
 // register contents through the plugin's own PTX wrappers, and every lane's d must equal
 // spmma::isa::mma_sp. Small integers keep every float sum exact, so any difference is a layout

@@ -4,7 +4,6 @@
 // metadata positions tile each word exactly, and the CTA raster visits every tile once.
 #include <catch2/catch.hpp>
 
-#include <spmma_sm80/kernel_list.hpp>
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/op_tags.hpp>
 
@@ -25,15 +24,15 @@ struct ListedKernel {
 
 std::vector<ListedKernel> listed_kernels() {
     std::vector<ListedKernel> v;
-#define SPMMA_TEST_ADD(name, tag, ordered, bm, bn, wm, wn, stages) \
+#define SPMMA_SM80_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages) \
     v.push_back({#name, &tags::tag, Tile{bm, bn, wm, wn, stages}});
-    SPMMA_SM80_KERNELS_F16(SPMMA_TEST_ADD)
-    SPMMA_SM80_KERNELS_BF16(SPMMA_TEST_ADD)
-    SPMMA_SM80_KERNELS_TF32(SPMMA_TEST_ADD)
-    SPMMA_SM80_KERNELS_I8(SPMMA_TEST_ADD)
-    SPMMA_SM80_KERNELS_I4(SPMMA_TEST_ADD)
-    SPMMA_SM80_KERNELS_F8(SPMMA_TEST_ADD)
-#undef SPMMA_TEST_ADD
+#include <spmma_sm80/kernels/f16.inc>
+#include <spmma_sm80/kernels/bf16.inc>
+#include <spmma_sm80/kernels/tf32.inc>
+#include <spmma_sm80/kernels/i8.inc>
+#include <spmma_sm80/kernels/i4.inc>
+#include <spmma_sm80/kernels/f8.inc>
+#undef SPMMA_SM80_KERNEL
     return v;
 }
 
@@ -132,7 +131,7 @@ TEST_CASE("sm80 kernel list: tiles fit sm_90's shared memory and the copy maps c
         CHECK(smem_b_region(t) % 128 == 0);
         CHECK(smem_e_region(t) == smem_b_region(t) + t.b_stage_bytes());
         CHECK(t.stage_bytes(f) == smem_e_region(t) + e_stage_words(f, t.bm) * 4);
-        // B: thread tid copies chunk tid % 8 of columns tid / 8 + j * threads / 8 (spgemm.cuh).
+        // B: thread tid copies chunk tid % 8 of columns tid / 8 + j * threads / 8 (sm80_spgemm.cuh).
         std::vector<int> hit(static_cast<size_t>(t.b_stage_bytes() / 16), 0);
         for (int tid = 0; tid < t.threads(); ++tid)
             for (int j = 0; j < t.bn * 8 / t.threads(); ++j) {

@@ -9,8 +9,7 @@
 #include <spmma/types.hpp>
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/op_tags.hpp>
-
-#include "pack.hpp"
+#include <spmma_sm80/pack.hpp>
 
 #include <cstring>
 #include <random>

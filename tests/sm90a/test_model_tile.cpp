@@ -2,7 +2,7 @@
 // builds, one output tile is computed the way the kernel computes it -- the host packing
 // (pack.hpp), TMA placing the packed boxes into shared memory with the tensor maps' swizzle at
 // the producer's coordinates, the consumers' metadata words and matrix descriptors (layout.hpp,
-// tile_config.hpp) -- with the bit-level wgmma.mma_async.sp model (reference/isa) in place of
+// tile_config.hpp) -- with the bit-level wgmma.mma_async.sp model (isa/) in place of
 // the tensor cores, and the accumulators read back through the epilogue's fragment mapping.
 // The result must equal the exact product of the canonical operands.
 #include <catch2/catch.hpp>

@@ -5,7 +5,7 @@
 // by a second one (CUSPARSELT_MATMUL_SPLIT_K_MODE; the second kernel's partial-sum buffers,
 // CUSPARSELT_MATMUL_SPLIT_K_BUFFERS, are left at the library's default and read back).
 //
-// NOTES: the search is staged to stay short (plugins/common/baseline/NOTES.md has the budget):
+// NOTES: the search is staged to stay short (plugins/kit/baseline/NOTES.md has the budget):
 // every algorithm id at the library's default split-k first, then every split-k setting below
 // for the three fastest ids. The split-k values are powers of two up to 16: cuSPARSELt accepts
 // any count up to k, and a larger one only pays where m x n has far fewer tiles than the GPU

@@ -24,8 +24,9 @@ const std::array<spmma_kernel_info, kFamilyCount> kInfos = spmma_baseline::kerne
 
 const char* n(spmma_dtype t) { return spmma_dtype_name(t); }
 
-// NOTES: bench/results/2026-11-22-h200-cusparselt-tf32 has the data (README.md, "Known
-// discrepancy"); the variable lets that measurement be repeated with a newer cuSPARSELt.
+// NOTES: bench/results/2026-11-22-h200-cusparselt-tf32 has the data (bench/NOTES.md, "16-bit D
+// in whole sectors; a smoke run of every plugin; cuSPARSELt tf32"); the variable lets that
+// measurement be repeated with a newer cuSPARSELt.
 const char* const kTf32Refusal =
     "unsupported: cuSPARSELt 0.8's tf32 GEMM measured 28x outside tf32 tolerance on an H200 (2026-11-22); "
     "SPMMA_CUSPARSELT_TF32=on runs it anyway";

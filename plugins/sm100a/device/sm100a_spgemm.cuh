@@ -3,7 +3,7 @@
 // template for every kind; the kernel files (sm100a_spgemm_<kind>.cu) instantiate it per tile
 // configuration from the lines of include/spmma_sm100a/kernels/<kind>.inc.
 //
-// Shape of the kernel (plugins/sm100a/README.md says more):
+// Shape of the kernel (plugins/sm100a/NOTES.md says more):
 //   - persistent: one CTA (or CTA pair) per SM (pair of SMs), walking output tiles in a banded
 //     raster order (TileScheduler);
 //   - warp specialised (tile_config.hpp): warp 0 issues TMA copies of the compressed A tile, the

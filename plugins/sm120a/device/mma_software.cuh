@@ -1,5 +1,5 @@
 // A software stand-in for the sm_120a mma.sp .kind forms, for the CHECK BUILD only: with
-// SPMMA_SM120A_SOFTWARE_MMA the same kernel (device/spgemm.cuh: cp.async pipeline, swizzled B,
+// SPMMA_SM120A_SOFTWARE_MMA the same kernel (sm120a_spgemm.cuh: cp.async pipeline, swizzled B,
 // ldmatrix, register fragments, scale words, epilogue, tails) compiles for sm_80 / sm_90 and runs
 // on an H100, so everything but the tensor-core instruction itself is exercised on hardware
 // (plugin "sm120a-swmma", CMake option SPMMA_SM120A_SOFTWARE_MMA_PLUGIN). The sm120a plugin never

@@ -1,4 +1,4 @@
-#include "pack.hpp"
+#include <spmma_sm120a/pack.hpp>
 
 #include <spmma_plugin/host_pack.hpp>
 

@@ -4,7 +4,8 @@
 // not yet run on sm_120 hardware (README.md). Its answers to the kit's checks
 // (kernel_backend.hpp): the device (sm_120 / sm_121 only), the problems that map onto an sm_120a
 // mma.sp .kind form, and the kernel chosen for a problem.
-#include "kernels.hpp"
+#include "kernel_table.hpp"
+#include "selection.hpp"
 
 #include <spmma_plugin/kernel_backend.hpp>
 #include <spmma_plugin/refusals.hpp>
@@ -17,13 +18,6 @@ namespace {
 
 using spmma_plugin::cuda::DeviceProperties;
 using spmma_plugin::is_float_type;
-
-// Whether kernel form f computes problem p (types, pattern, accumulator, scales).
-bool form_matches(const Form& f, const spmma_problem& p) {
-    if (f.a != p.a_type || f.b != p.b_type || f.acc != p.acc_type || f.pattern() != p.pattern) return false;
-    if (f.scale != p.scale_type) return false;
-    return !f.scaled() || f.scale_block() == p.scale_block;
-}
 
 std::string problem_label(const spmma_problem& p) {
     std::string s = spmma_plugin::types_label(p.a_type, p.b_type, p.acc_type) + " (" + spmma_pattern_name(p.pattern) + ")";
@@ -119,8 +113,7 @@ protected:
             return "k must be a multiple of the scale block " + std::to_string(p.scale_block) + " (k = " + std::to_string(p.k) + ")";
         constexpr int64_t kMaxDim = std::numeric_limits<int32_t>::max() - 512;
         if (p.m > kMaxDim || p.n > kMaxDim || p.k > kMaxDim) return "m, n and k must be below 2^31";
-        for (const KernelDesc& k : kernel_table().entries())
-            if (form_matches(k.form, p)) return {};
+        if (!matching_kernels(p).empty()) return {};
         return "no sm120a kernel for " + problem_label(p);
     }
 

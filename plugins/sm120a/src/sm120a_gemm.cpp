@@ -1,10 +1,9 @@
 // One created sm120a problem: the kit's one-CTA-per-tile Gemm (tile_gemm.hpp) on the sm120a
-// packing (pack/pack.hpp), with the block scales' words for the scaled forms.
-#include "kernels.hpp"
-
-#include "pack.hpp"
+// packing (pack/), with the block scales' words for the scaled forms.
+#include "kernel_table.hpp"
 
 #include <spmma_plugin/tile_gemm.hpp>
+#include <spmma_sm120a/pack.hpp>
 #include <spmma_sm120a/params.hpp>
 
 #include <vector>

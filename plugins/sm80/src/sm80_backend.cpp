@@ -2,16 +2,17 @@
 // for f16, bf16, tf32, s8/u8, s4/u4 and (sm_89+) e4m3/e5m2, on any device from sm_80 on. Its
 // answers to the kit's checks (kernel_backend.hpp): which problems its kernels run, on which
 // devices, and the kernel chosen when the host names none. Every "no" comes with its reason.
-#include "kernels.hpp"
-
-#include "../pack/pack.hpp"
+#include "kernel_table.hpp"
+#include "selection.hpp"
 
 #include <spmma_plugin/kernel_backend.hpp>
 #include <spmma_plugin/refusals.hpp>
 #include <spmma_plugin/tile_grid.hpp>
+#include <spmma_sm80/pack.hpp>
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 namespace spmma_sm80 {
 namespace {
@@ -19,10 +20,6 @@ namespace {
 using spmma_plugin::cuda::DeviceProperties;
 using spmma_plugin::is_float_type;
 using spmma_plugin::types_label;
-
-bool op_matches(const OpInfo& op, const spmma_problem& p) {
-    return op.a == p.a_type && op.b == p.b_type && op.acc == p.acc_type && op.satfinite == (p.saturate != 0);
-}
 
 class Sm80Backend final : public spmma_plugin::cuda::KernelBackend<KernelDesc> {
 public:
@@ -45,15 +42,11 @@ protected:
         if (p.scale_type != SPMMA_DTYPE_NONE)
             return "block-scaled operands are not an mma.sp form before sm_120a (this plugin runs sm_80 mma.sp)";
         if (p.saturate && p.acc_type != SPMMA_S32) return "satfinite applies to s32 accumulation only";
-        const OpInfo* op = nullptr;
-        for (const KernelDesc& k : kernel_table().entries())
-            if (op_matches(*k.op, p)) {
-                op = k.op;
-                break;
-            }
-        if (!op)
+        const std::vector<const KernelDesc*> matching = matching_kernels(p);
+        if (matching.empty())
             return "no sm_80 mma.sp form for " + types + (p.saturate ? " satfinite" : "") +
                    "; supported: f16 (f32/f16 acc), bf16, tf32, s8/u8, s4/u4 (s32 acc), e4m3/e5m2 (f32 acc, sm_89+)";
+        const OpInfo* op = matching.front()->op;
         if (p.pattern != pattern_of(op->family))
             return std::string(spmma_dtype_name(p.a_type)) + " takes the " + spmma_pattern_name(pattern_of(op->family)) +
                    " pattern on A, not " + spmma_pattern_name(p.pattern);

@@ -1,10 +1,9 @@
 // One created sm80 problem: the kit's one-CTA-per-tile Gemm (tile_gemm.hpp) on the sm80
 // packing (pack/), with the integer epilogue's fields of the parameters.
-#include "kernels.hpp"
-
-#include "../pack/pack.hpp"
+#include "kernel_table.hpp"
 
 #include <spmma_plugin/tile_gemm.hpp>
+#include <spmma_sm80/pack.hpp>
 #include <spmma_sm80/params.hpp>
 
 #include <cmath>

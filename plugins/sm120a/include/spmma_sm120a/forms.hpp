@@ -4,7 +4,7 @@
 //   kind::mxf8f6f4  m16n8k64,  the same types, block_scale.scale_vec::1X, ue8m0
 //   kind::mxf4      m16n8k128, e2m1 packed two per byte, block_scale.scale_vec::2X, ue8m0
 //   kind::mxf4nvf4  m16n8k128, e2m1 packed, scale_vec::2X ue8m0 or scale_vec::4X ue4m3
-//                   (4X with ue8m0 is PTX ISA 9.1; see README.md)
+//                   (4X with ue8m0 is PTX ISA 9.1; see NOTES.md)
 // Table 35 of PTX 9.7.14.3: scale_A is M x V and scale_B V x N for scale_vec::VX, so one scale
 // covers K/V elements of the instruction's logical k: 64 for mxf8f6f4 (k64, 1X) and for
 // mxf4/mxf4nvf4 2X (k128), 32 for mxf4nvf4 4X.

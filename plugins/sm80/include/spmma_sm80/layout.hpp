@@ -11,7 +11,7 @@
 //   B register r: column g, bytes [16r + 4t, +4) of the column's 64 bytes of this mma.
 // So one kernel moves bytes for every type; only the instruction and the epilogue differ.
 //
-// NOTES: the metadata layout has two styles (the instruction model in reference/isa says the
+// NOTES: the metadata layout has two styles (the instruction model in isa/ says the
 // same, and tests/sm80 checks both against it and against the hardware):
 //   Pairs16 (f16, bf16, tf32; 8 metadata nibbles a row per mma, selector 0 or 1 picks the lane
 //     pair): the nibble of (row, chunk c) is in lane 4*(row%8) + 2*sel + c/4, nibble (c%4) +

@@ -19,15 +19,14 @@
 
 namespace spmma_sm90a {
 
-// NOTES: fill_weight and l2_bytes_per_clk are fitted to the H200 measurements of 2026-11-22
-// (bench/NOTES.md, the sm90a epilogue through TMA stores), not derived: with D through TMA
-// stores, 128x256 and 256x192 ran level at 8192^3 and 16384^3 (f16/bf16) although the first
-// takes 46 % more TMA fill per flop, so TMA's writes cost shared memory far less than the tensor
-// cores' reads (at 0.3 of a read the model puts the two tiles within 1 % of each other but for
-// their turns, and picks 128x256 on the standard set except 256x192 for 16-bit types at
-// 16384^3, as measured); and 2x2 clusters never beat 2x1 while Nsight Compute showed L2 at
-// 51-59 %, so L2 is not the limit
-// (64 B/clk keeps the term from deciding between clusters).
+// NOTES: fill_weight and l2_bytes_per_clk are fitted to measurements, not derived
+// (plugins/sm90a/NOTES.md, "v4": the heuristic refitted): with D through TMA stores, 128x256 and
+// 256x192 ran level at 8192^3 and 16384^3 (f16/bf16) although the first takes 46 % more TMA fill
+// per flop, so TMA's writes cost shared memory far less than the tensor cores' reads (at 0.3 of
+// a read the model puts the two tiles level but for their turns, and picks the tiles measured
+// fastest on the standard set); and 2x2 clusters never beat 2x1 while Nsight Compute showed L2
+// far from saturated ("v2"), so L2 is not the limit (64 B/clk keeps the term from deciding
+// between clusters).
 struct MachineModel {
     double smem_bytes_per_clk = 105;  // what shared memory serves the tensor cores' reads (+ weighted fill)
     double fill_weight = 0.3;         // a byte TMA writes into shared memory, in units of a read byte
@@ -56,30 +55,26 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
 
 // Rank of a configuration's cluster shape among estimates that tie (lower first): 2x1, 1x1, 2x2,
 // then the rest (1x2, 4x1, 8x1). NOTES: the model sees no effect of a cluster (shared memory, not
-// L2, limits it), but the H100 sweeps of 2026-11-22 (bench/NOTES.md) put 2x1 (B multicast) 1-9 %
-// ahead of 1x1 on every large tile, and 2x2 and 1x2 level with or behind it. Clusters of four
-// or eight run on 120 of the H200's 132 SMs (30 of four or 15 of eight fit), which the model,
-// counting every SM, does not see: 4x1 alone measured 2-15 % behind 2x1 (2026-11-25); both run
+// L2, limits it), but the cluster sweeps put 2x1 (B multicast) ahead of 1x1 on every large tile,
+// and 2x2 and 1x2 level with or behind it (plugins/sm90a/NOTES.md, "v2" and "v3"). Clusters of
+// four or eight run on 120 of the H200's 132 SMs (30 of four or 15 of eight fit), which the model,
+// counting every SM, does not see: alone they ran behind 2x1 ("Four CTAs share B"); both run
 // inside the split kernels (split_plan.hpp).
 int cluster_tie_rank(const TileConfig& c);
 
-// Estimates within this factor of the fastest tie (choose_config). NOTES: 1.5 %, not the 1 % used
-// until 2026-11-23: at 8192^3 the model puts 8-bit 256x192 1.4 % behind 128x256, while the H200
-// A/B measured it 1.7-4 % ahead in two runs (e4m3 2314 vs 2258 and 2406 vs 2366, s8 2283 vs
-// 2231 and 2362 vs 2292 TFLOP/s: bench/NOTES.md, 2026-11-22, bench/sm90a/ab.sh with the 8-bit
-// 256x192 candidates and with SPMMA_SM90A_STREAMK=off),
-// and the tie rules below then pick it by its wider epilogue rows; the nearest estimate that must
-// stay outside the band is 16-bit 128x256 at 16384^3 (1.6 % behind 256x192, measured level or
-// 3 % behind).
+// Estimates within this factor of the fastest tie (choose_config). NOTES (plugins/sm90a/NOTES.md,
+// "Heuristic tie band 1.5 %"): wide enough that 8-bit 256x192 at 8192^3, estimated 1.4 % behind
+// 128x256 but measured ahead of it, ties, and the tie rules below then pick it by its wider
+// epilogue rows; narrow enough that 16-bit 128x256 at 16384^3, estimated 1.6 % behind 256x192
+// and measured level or behind, stays outside.
 constexpr double kEstimateTieBand = 1.015;
 
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest, the best
 // cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte of D:
-// H200, 28672x4096x8192, where 128x256 and 256x192 estimate within 0.1 %: 16-bit 128x256, 128-byte
-// rows, 1-5 % ahead of 256x192 with 64-byte rows; 8-bit 256x192, 128-byte rows, 3-5 % ahead of
-// 128x256 with 64-byte rows), then the smaller tile (H200, 11008x4096x4096: 128x256 5-18 % ahead
-// of 256x192 estimated 0.8 % slower; within the model's error the smaller tile wastes less on
-// partial tiles and turns), then the least estimate, then the first listed. -1 when cs is empty.
+// where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the one
+// with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's error
+// it wastes less on partial tiles and turns, and measured ahead), then the least estimate, then
+// the first listed (plugins/sm90a/NOTES.md, "Heuristic tie band 1.5 %"). -1 when cs is empty.
 template <class Configs, class Estimate>
 int choose_config(const Configs& cs, Estimate&& clocks_of) {
     const int count = static_cast<int>(cs.size());

@@ -4,11 +4,11 @@
 // tests walk it without a GPU.
 //
 // NOTES (plugins/sm90a/NOTES.md, "Four CTAs share B" and "The split launch"): the H200 holds 30
-// clusters of four at once (120 of its 132 SMs), and a 128x256 tile of a 4x1 cluster ran 6-9 %
-// faster than one of a 2x1 cluster at 1.98 GHz (derived from whole-launch times and turns; it asks
-// L2 for a third fewer bytes per flop, and 12 fewer SMs pull fills beside it), yet the 4x1
-// kernel alone was 2-15 % slower for the 12 SMs it leaves idle. The split keeps those SMs
-// busy with 2x1 clusters; with them busy, the 4x1 tiles keep 1-3 % of their advantage.
+// clusters of four at once (120 of its 132 SMs), and a 128x256 tile of a 4x1 cluster ran faster
+// than one of a 2x1 cluster (it asks L2 for a third fewer bytes per flop, and 12 fewer SMs pull
+// fills beside it), yet the 4x1 kernel alone was slower for the 12 SMs it leaves idle. The split
+// keeps those SMs busy with 2x1 clusters; with them busy, the 4x1 tiles keep part of their
+// advantage.
 //
 // The main grid visits its cluster tiles in banded raster order (TileScheduler: bands of `group`
 // cluster rows, down a band first, then across) and stops short of the last ones: the last C
@@ -46,10 +46,9 @@ struct SplitGrids {
     double main_turn;      // a main tile's time in units of a rest tile's (kSplitMainTurn)
 };
 
-// A main-grid tile's time in units of a rest-grid tile's (SplitGrids::main_turn), measured with
-// both grids running (H200, 2026-11-25): 0.97-0.99 (the split 1-3 % ahead of the 2x1 kernel alone
-// at the same number of turns). The 4x1 kernel alone, on 120 SMs, ran its tiles in 0.91-0.94 of
-// the time: the other 12 SMs' fills slow its own.
+// A main-grid tile's time in units of a rest-grid tile's (SplitGrids::main_turn), as measured with
+// both grids running (plugins/sm90a/NOTES.md, "The split launch"): below 1, but by less than the
+// 4x1 kernel alone on 120 SMs ran its tiles, since the other 12 SMs' fills slow its own.
 constexpr double kSplitMainTurn = 0.98;
 
 using spmma_plugin::host::ceil_div;
@@ -95,9 +94,8 @@ constexpr double plain_turns(int tiles_m, int tiles_n, int cm, int clusters) {
 
 // Whether a split kernel may run an m x n problem in place of the heuristic's pick: where the 2x1
 // kernel of its tile (rest_cfg) alone takes at least kSplitMinTurns turns. NOTES
-// (plugins/sm90a/NOTES.md, "The split launch"): two H200 runs, 128x256, split against c2x1: 1-3.5 %
-// ahead at 8192^3, 11008x4096x4096 and 28672x4096x8192 (11-28 turns) in 22 of 24 pairs; at 4
-// turns (4096^3, 8192x2048x28672) -3 to +2 %, 8-bit 4096^3 behind in both runs.
+// (plugins/sm90a/NOTES.md, "The split launch"): against the 2x1 kernel, the split ran ahead at the
+// shapes of 11 turns or more and was mixed at those of 4.
 constexpr int kSplitMinTurns = 8;
 
 constexpr bool split_pays(int64_t m, int64_t n, const TileConfig& rest_cfg, int sm_count) {
@@ -109,8 +107,8 @@ constexpr bool split_pays(int64_t m, int64_t n, const TileConfig& rest_cfg, int 
 // Whether the heuristic runs the split kernel in place of its pick: where split_pays, and the
 // split's estimate (its rest kernel's, `rest_clocks`, times kSplitMainTurn: the cost model has no
 // term for the clusters of four) is below the pick's. NOTES: at 16384^3 that takes the 128x256
-// split over 256x192 c2x1, measured +3-4 % for f16, +0-3 % for bf16 and level for 8-bit sustained
-// (H200, 2026-11-25); at 8192^3 and 28672x4096x8192 8-bit, level.
+// split over 256x192 c2x1, measured ahead for 16-bit and level for 8-bit, sustained; at 8192^3
+// and 28672x4096x8192 8-bit, level (plugins/sm90a/NOTES.md, "The split launch").
 constexpr bool prefer_split(double pick_clocks, double rest_clocks, int64_t m, int64_t n, const TileConfig& rest_cfg,
                             int sm_count) {
     return split_pays(m, n, rest_cfg, sm_count) && rest_clocks * kSplitMainTurn < pick_clocks;
@@ -118,10 +116,8 @@ constexpr bool prefer_split(double pick_clocks, double rest_clocks, int64_t m, i
 
 // Among split kernels that pay (prefer_split), the one the heuristic runs: the tallest main
 // clusters. `pays[i]` and `main_cm[i]` describe candidate i; -1 when none pays. NOTES
-// (plugins/sm90a/NOTES.md, "Eight CTAs share B"; H200, 2026-11-25, two runs): the 8x1 split
-// ahead of the 4x1 split at 20 of 24 pairs at 8192^3, 11008x4096x4096 and 28672x4096x8192
-// (+0.1 to +1.8 %; behind at three, -0.2 to -3 %), and at 16384^3 sustained by 0.3-3 % in every
-// pair.
+// (plugins/sm90a/NOTES.md, "Eight CTAs share B"): the 8x1 split ran ahead of the 4x1 split at most
+// pairs of the three shapes measured and at 16384^3 sustained in every pair.
 inline int tallest_paying_split(const std::vector<bool>& pays, const std::vector<int>& main_cm) {
     int best = -1;
     for (size_t i = 0; i < pays.size() && i < main_cm.size(); ++i)

@@ -14,20 +14,18 @@
 // range computes k-tile t of its first piece, or k-tile t + k_tiles - range length of its second
 // (an offset all ranges share, to one k-tile), so concurrent ranges read the same A and B
 // k-slices, as concurrent whole tiles of a raster band do, and L2 serves them (v6 ran each range
-// in k order, all at different offsets, and lost up to 28 % at long k). A tile cut between ranges
-// is finished by the range holding its last k-tile (the "owner"), which reaches it at the end of
-// its range; the other ranges hold its earlier k-tiles as their first piece, store their partial
-// accumulators to a workspace and raise a flag; the owner adds the partials and writes D. So every
-// range starts with work that waits for nothing, and a range holds at most one partial (its first
-// piece): one workspace slot and one flag per range and CTA.
+// in k order, all at different offsets, and lost most at long k: NOTES.md, "v6"). A tile cut
+// between ranges is finished by the range holding its last k-tile (the "owner"), which reaches it
+// at the end of its range; the other ranges hold its earlier k-tiles as their first piece, store
+// their partial accumulators to a workspace and raise a flag; the owner adds the partials and
+// writes D. So every range starts with work that waits for nothing, and a range holds at most one
+// partial (its first piece): one workspace slot and one flag per range and CTA.
 //
-// Measured (H200, 2026-11-25, bench/NOTES.md: `A=SPMMA_SM90A_STREAMK=off
-// B=SPMMA_SM90A_STREAMK=on bench/sm90a/ab.sh`, 128x256 and 256x192 with 2x1 clusters, two runs):
-// ranges in step took away the long-k loss (8192x2048x28672: 128x256 0.95-1.00, 256x192 +1-6 %;
-// v6 0.72-0.88), but the partials cost more than the idle share they win back: 4096^3 0.87-0.96,
-// 11008x4096x4096 0.94-1.02, 2048x2048x16384 0.81-0.95. With fewer cluster tiles than clusters it
-// pays (1024x1024x65536, 128x256: 1.83-1.94x), yet there 128x128 whole tiles run within 8 % of it.
-// Hence off by default; `on` stays for A/B runs.
+// Measured (plugins/sm90a/NOTES.md, "Stream-K with ranges in step along k"): ranges in step took
+// away v6's long-k loss, but the partials, stored and loaded by every range at the same moment,
+// cost more than the idle share they win back at the standard shapes. With fewer cluster tiles
+// than clusters it pays, yet there whole tiles of a smaller tile come close to it. Hence off by
+// default; `on` stays for A/B runs.
 #pragma once
 
 #include <spmma_sm90a/layout.hpp>  // SPMMA_HD

@@ -53,9 +53,9 @@ struct TileConfig {
     // Epilogue buffers (D through TMA stores): per consumer one or two buffers of 64 rows x
     // epi_row_bytes() swizzled with that width, the box of one tma store. 128-byte rows where the
     // stage ring leaves room for them, else 64 (16-bit 256x192 with 5 stages), else none (the
-    // kernel stores D directly; 8-bit 256x192 with 5 stages was such a kernel and measured 3-27 %
-    // slower, so it runs 4). Two buffers where they fit: a consumer fills one chunk while TMA
-    // still reads the previous one.
+    // kernel stores D directly; 8-bit 256x192 with 5 stages was such a kernel and measured slower,
+    // so it runs 4: plugins/sm90a/NOTES.md, "v5"). Two buffers where they fit: a consumer fills
+    // one chunk while TMA still reads the previous one.
     SPMMA_HD constexpr int epi_offset() const { return (e_offset() + stages * e_stage_bytes() + 1023) / 1024 * 1024; }
     SPMMA_HD constexpr bool epi_fits(int row_bytes, int buffers) const {
         return epi_offset() + consumers() * buffers * 64 * row_bytes + 2 * stages * 8 + 1024 <= kMaxSmemPerCta;

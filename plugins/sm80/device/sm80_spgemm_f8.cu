@@ -1,0 +1,6 @@
+// The sm80 sparse GEMM kernels of e4m3/e5m2 inputs (sm_89 and newer; kernels named sm89_): one
+// extern "C" kernel per tile of include/spmma_sm80/kernels/f8.inc, all from the template in
+// sm80_spgemm.cuh.
+#include "sm80_spgemm.cuh"
+
+#include <spmma_sm80/kernels/f8.inc>

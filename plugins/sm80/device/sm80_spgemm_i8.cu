@@ -1,0 +1,5 @@
+// The sm80 sparse GEMM kernels of s8/u8 inputs (s32, wrapping or .satfinite): one extern "C" kernel
+// per tile of include/spmma_sm80/kernels/i8.inc, all from the template in sm80_spgemm.cuh.
+#include "sm80_spgemm.cuh"
+
+#include <spmma_sm80/kernels/i8.inc>
