@@ -45,10 +45,15 @@ struct DeviceProperties {
     int sm_count = 0;
     int max_smem_per_block_optin = 0;
     int l2_bytes = 0;
+    int sm_clock_khz = 0;       // the SMs' peak clock
+    int mem_clock_khz = 0;      // the memory's peak clock (a transfer on each edge)
+    int mem_bus_bits = 0;       // the memory bus width
     int driver_version = 0;
     std::string uuid;        // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as NVML prints it
     std::string pci_bus_id;  // "0000:18:00.0"
     std::string arch() const { return "sm_" + std::to_string(major * 10 + minor); }
+    // DRAM bytes per second at the memory's peak clock: two transfers per clock, bus width / 8 each.
+    double dram_bytes_per_s() const { return 2.0 * mem_clock_khz * 1e3 * mem_bus_bits / 8.0; }
 };
 
 int device_count();  // 0 when there is no driver
@@ -209,6 +214,10 @@ void probe_device(int ordinal, spmma_device_info* out, Pred runs_here) {
                      std::to_string(p.driver_version / 1000) + "." + std::to_string(p.driver_version % 1000 / 10));
         write_string(info.uuid, sizeof info.uuid, p.uuid);
         write_string(info.pci_bus_id, sizeof info.pci_bus_id, p.pci_bus_id);
+        info.sm_count = p.sm_count;
+        info.sm_clock_khz = p.sm_clock_khz;
+        info.mem_clock_khz = p.mem_clock_khz;
+        info.mem_bus_bits = p.mem_bus_bits;
         const std::string reason = runs_here(p);
         info.runnable = reason.empty() ? 1 : 0;
         write_string(info.reason, sizeof info.reason, reason);

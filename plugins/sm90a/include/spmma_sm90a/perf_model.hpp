@@ -35,7 +35,23 @@ struct MachineModel {
     double epilogue_bytes_per_clk = 32;  // D (and C) per SM when the warps store it directly
     double epilogue_smem_bytes_per_clk = 128;  // D per SM into the epilogue buffers (TMA stores it)
     double tile_overhead_clk = 600;   // per tile: barrier round trips, scheduler, pipeline drain
+    // The device's DRAM bytes per SM clock, all SMs together (0: no DRAM term), and the share of it
+    // a stream of TMA loads reaches. NOTES.md, "Decode": a weight times a few tokens streams A
+    // from DRAM, and that, not shared memory, bounds the launch.
+    double dram_bytes_per_clk = 0;
+    double dram_efficiency = 0.9;
 };
+
+// Bytes a launch moves through DRAM at least: compressed A and its metadata (4 bits per group of
+// four), B and D, once each (A padded along k to whole stages, as the kernels read it).
+double dram_bytes(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes);
+
+// Whether a launch deals k-ranges to every cluster (stream-K, stream_k.hpp) rather than whole tiles:
+// where DRAM bounds it even with every SM busy (decode: a weight times a few tokens, where every
+// SM must pull its share of A and none may idle in the last turn). NOTES.md, "Stream-K with ranges
+// in step": where the SMs bound the launch, the partials cost more than the idle share won back.
+bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
+                   bool tma_epilogue, const MachineModel& mm = {});
 
 // Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
 // bm bn bk / 64 clocks per k-tile for every family): what the tensor cores read from shared
@@ -53,6 +69,11 @@ double mainloop_efficiency(const TileConfig& c, const MachineModel& mm = {});
 // units), which configurations with epilogue buffers (TileConfig::tma_store) then do.
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                         bool tma_epilogue, const MachineModel& mm = {});
+
+// The SMs' part of estimated_clocks (turns of main loop, epilogue and overhead, with the stream-K
+// choice of stream_k_pays): where it is below the estimate, DRAM bounds the launch.
+double estimated_sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
+                           bool tma_epilogue, const MachineModel& mm = {});
 
 // Rank of a configuration's cluster shape among estimates that tie (lower first): 2x1, 1x1, 2x2,
 // then the rest (1x2, 4x1, 8x1). NOTES: the model sees no effect of a cluster (shared memory, not
@@ -73,18 +94,23 @@ int cluster_tie_rank(const TileConfig& c);
 // 3 % behind).
 constexpr double kEstimateTieBand = 1.015;
 
-// Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest, the best
+// Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
+// where both are bound by DRAM (their SM clocks, `sm_clocks_of`, below their estimate) the lesser
+// SM time (a decode tile no wider than the tokens: the same bytes, less work), then the best
 // cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte of D:
 // H200, 28672x4096x8192, where 128x256 and 256x192 estimate within 0.1 %: 16-bit 128x256, 128-byte
 // rows, 1-5 % ahead of 256x192 with 64-byte rows; 8-bit 256x192, 128-byte rows, 3-5 % ahead of
 // 128x256 with 64-byte rows), then the smaller tile (H200, 11008x4096x4096: 128x256 5-18 % ahead
 // of 256x192 estimated 0.8 % slower; within the model's error the smaller tile wastes less on
 // partial tiles and turns), then the least estimate, then the first listed. -1 when cs is empty.
-template <class Configs, class Estimate>
-int choose_config(const Configs& cs, Estimate&& clocks_of) {
+template <class Configs, class Estimate, class SmEstimate>
+int choose_config(const Configs& cs, Estimate&& clocks_of, SmEstimate&& sm_clocks_of) {
     const int count = static_cast<int>(cs.size());
-    std::vector<double> t(static_cast<size_t>(count));
-    for (int i = 0; i < count; ++i) t[i] = clocks_of(cs[i]);
+    std::vector<double> t(static_cast<size_t>(count)), sm(static_cast<size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        t[i] = clocks_of(cs[i]);
+        sm[i] = sm_clocks_of(cs[i]);
+    }
     if (count == 0) return -1;
     const double least = *std::min_element(t.begin(), t.end());
     int best = -1;
@@ -97,7 +123,10 @@ int choose_config(const Configs& cs, Estimate&& clocks_of) {
         const int ri = cluster_tie_rank(cs[i]), rb = cluster_tie_rank(cs[best]);
         const int wi = cs[i].epi_row_bytes(), wb = cs[best].epi_row_bytes();
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
-        if (ri != rb) {
+        const bool dram_bound = sm[i] < t[i] && sm[best] < t[best];
+        if (dram_bound && sm[i] != sm[best]) {
+            if (sm[i] < sm[best]) best = i;
+        } else if (ri != rb) {
             if (ri < rb) best = i;
         } else if (wi != wb) {
             if (wi > wb) best = i;
@@ -106,6 +135,12 @@ int choose_config(const Configs& cs, Estimate&& clocks_of) {
         }
     }
     return best;
+}
+
+// The same where no configuration is bound by DRAM (the estimate is the SMs' time).
+template <class Configs, class Estimate>
+int choose_config(const Configs& cs, Estimate&& clocks_of) {
+    return choose_config(cs, clocks_of, clocks_of);
 }
 
 }  // namespace spmma_sm90a
