@@ -5,10 +5,17 @@
 # Stages (each optional, in this order):
 #   check    every sm90a decode kernel (kernels/*_decode.inc) at odd sizes, full verification, with
 #            the stream-K choice of the heuristic and with stream-K forced on;
+#   tiles    every sm90a kernel of the f16, e4m3 and s8 lists with A in tile order
+#            (SPMMA_SM90A_A_LAYOUT=tiles) at m 1000 and 1111, n 777 and 1024, k 1000, full verification;
 #   kernels  SHAPES x N x TYPES: the heuristic's pick, each decode kernel by name, and the
 #            cusparselt and cublas plugins on the same operands, L2 flushed before each launch;
+#   ab       an A/B of one knob (AB="VAR=a|VAR=b"): the heuristic's pick and each decode kernel on
+#            SHAPES x N x KTYPES under A, then under B, then A and B again (ab_*.jsonl; each
+#            record's command carries the knob);
+#   flush    the L2 flush read against written (SPMMA_L2_FLUSH), every plugin, SHAPES x N x KTYPES;
 #   set      configs/decode-shapes.toml on sm90a, cusparselt and cublas, L2 flushed;
-# then the table (bench/decode/table.py $OUT).
+# then the tables (bench/decode/table.py $OUT, and bench/decode/ab_table.py for ab and flush),
+# and every record and log in $OUT/records.tgz.
 set -u
 cd "$(dirname "$0")/../.."
 . bench/sm90a/steps.sh
@@ -40,6 +47,16 @@ if [[ " $STAGES " == *" check "* ]]; then
     done
 fi
 
+if [[ " $STAGES " == *" tiles "* ]]; then
+    for t in "${TYPES[@]}"; do
+        IFS='|' read -r name types prefix <<< "$t"
+        [ "$name" = bf16 ] && continue
+        (export SPMMA_SM90A_A_LAYOUT=tiles
+         runj "tiles_${name}" 120 --plugin sm90a --warmup 1 --iterations 2 $types --kernel "${prefix}_*" \
+             --m 1000,1111 --n 777,1024 --k 1000 --verify full) || true
+    done
+fi
+
 if [[ " $STAGES " == *" kernels "* ]]; then
     for t in "${TYPES[@]}"; do
         IFS='|' read -r name types prefix <<< "$t"
@@ -54,6 +71,40 @@ if [[ " $STAGES " == *" kernels "* ]]; then
     done
 fi
 
+# ab_pass <tag> <setting> <plugins> [kernel globs]: one pass over SHAPES x KTYPES under a setting.
+ab_pass() {
+    local tag=$1 setting=$2 plugins=$3 kglobs=${4:-} t name types prefix s m k
+    for t in "${TYPES[@]}"; do
+        IFS='|' read -r name types prefix <<< "$t"
+        has "$KTYPES" "$name" || continue
+        for s in $SHAPES; do
+            m=${s%x*} k=${s#*x}
+            (export "$setting"
+             runj "${tag}_${name}" 150 --plugin "$plugins" --flush-l2 --min-time "$MIN_TIME" --verify sampled $types \
+                 --m "$m" --n "$N" --k "$k"
+             if [ -n "$kglobs" ]; then
+                 runj "${tag}_${name}" 150 --plugin sm90a --kernel "$(globs "$prefix" "$kglobs")" --flush-l2 \
+                     --min-time "$MIN_TIME" --verify sampled $types --m "$m" --n "$N" --k "$k"
+             fi) || true
+        done
+    done
+}
+
+if [[ " $STAGES " == *" ab "* ]]; then
+    IFS='|' read -r A_SET B_SET <<< "${AB:?AB=\"VAR=a|VAR=b\"}"
+    for rep in 1 2; do
+        ab_pass ab "$A_SET" sm90a "$DECODE_KERNELS"
+        ab_pass ab "$B_SET" sm90a "$DECODE_KERNELS"
+    done
+fi
+
+if [[ " $STAGES " == *" flush "* ]]; then
+    for rep in 1 2; do
+        ab_pass flush SPMMA_L2_FLUSH=write sm90a,cusparselt,cublas
+        ab_pass flush SPMMA_L2_FLUSH=read sm90a,cusparselt,cublas
+    done
+fi
+
 if [[ " $STAGES " == *" set "* ]]; then
     l=$(left)
     echo "+ spmma run configs/decode-shapes.toml" >> "$OUT/set.log"
@@ -63,3 +114,5 @@ fi
 
 note "done, $FAILS failed steps"
 python3 bench/decode/table.py "$OUT" | tee "$OUT/table.txt"
+if [[ " $STAGES " == *" ab "* || " $STAGES " == *" flush "* ]]; then python3 bench/decode/ab_table.py "$OUT" | tee "$OUT/ab.txt"; fi
+(cd "$OUT" && tar czf records.tgz --exclude records.tgz ./*.jsonl ./*.log ./*.txt 2>/dev/null && rm -f ./*.jsonl ./*.log)

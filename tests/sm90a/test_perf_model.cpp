@@ -30,9 +30,7 @@ std::vector<TileConfig> f16_configs() { return configs("f16", "f32"); }
 // and rows of D TMA can store (tma_epilogue) unless told otherwise.
 const TileConfig* chosen(const std::vector<TileConfig>& cs, int64_t m, int64_t n, int64_t k, int out_bytes = 2,
                          bool tma_epilogue = true, const MachineModel& mm = {}) {
-    const int i = choose_config(
-        cs, [&](const TileConfig& c) { return estimated_clocks(c, m, n, k, out_bytes, 132, tma_epilogue, mm); },
-        [&](const TileConfig& c) { return estimated_sm_clocks(c, m, n, k, out_bytes, 132, tma_epilogue, mm); });
+    const int i = choose_config(cs, [&](const TileConfig& c) { return estimate(c, m, n, k, out_bytes, 132, tma_epilogue, mm); });
     return i < 0 ? nullptr : &cs[static_cast<size_t>(i)];
 }
 
@@ -169,7 +167,7 @@ TEST_CASE("sm90a heuristic: a weight times 1 to 128 tokens runs stream-K on the 
         std::string tile;
     };
     const std::vector<Want> wants = {{1, "128x16_c1x1"},  {8, "128x16_c1x1"},  {16, "128x16_c1x1"},
-                                     {32, "128x32_c1x1"}, {64, "128x64_c2x1"}};
+                                     {32, "128x32_c1x1"}, {64, "128x64_c2x1"}, {128, "128x128_c2x1"}};
     for (const MachineModel& mm : {kH100, kH200})
         for (const auto& [a, acc] : std::vector<std::pair<std::string, std::string>>{
                  {"f16", "f32"}, {"bf16", "f32"}, {"e4m3", "f32"}, {"s8", "s32"}}) {
@@ -177,6 +175,8 @@ TEST_CASE("sm90a heuristic: a weight times 1 to 128 tokens runs stream-K on the 
             const int out_bytes = acc == "s32" ? 4 : 2;
             for (const Shape& l : layers)
                 for (const Want& w : wants) {
+                    // (128 tokens on the 19 MB layer: an 8-bit D of s32 leaves it near the SMs' bound)
+                    if (w.n == 128 && l.m * l.k < 64 * 1024 * 1024) continue;
                     const TileConfig* t = chosen(cs, l.m, w.n, l.k, out_bytes, false, mm);
                     REQUIRE(t != nullptr);
                     INFO(a << " " << l.m << "x" << w.n << "x" << l.k << " DRAM " << mm.dram_bytes_per_clk << " B/clk: chose "

@@ -80,15 +80,17 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
     return dram_clocks(c, m, n, k, out_bytes, mm) > sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, true, mm);
 }
 
-double estimated_sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
-                           bool tma_epilogue, const MachineModel& mm) {
+Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                  const MachineModel& mm) {
     const bool sk = stream_k_pays(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm);
-    return sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, sk, mm);
+    const double sm = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, sk, mm);
+    const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
+    return {std::max(sm, dram), sm < dram, (n + c.bn - 1) / c.bn, static_cast<int64_t>(c.bm) * c.bn};
 }
 
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                         bool tma_epilogue, const MachineModel& mm) {
-    return std::max(estimated_sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm), dram_clocks(c, m, n, k, out_bytes, mm));
+    return estimate(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm).clocks;
 }
 
 int cluster_tie_rank(const TileConfig& c) {

@@ -58,10 +58,8 @@ protected:
         const auto clocks = [&](const TileConfig& c) {
             return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue, mm);
         };
-        const auto sm_clocks = [&](const TileConfig& c) {
-            return estimated_sm_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue, mm);
-        };
-        const int i = choose_config(cs, clocks, sm_clocks);
+        const int i = choose_config(
+            cs, [&](const TileConfig& c) { return estimate(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue, mm); });
         if (i < 0) {
             if (why) *why = "unsupported: no sm90a kernel for this problem";
             return nullptr;

@@ -156,10 +156,10 @@ private:
 };
 
 // Launches `launch` warmup + iterations times on `stream`, timing each timed launch with a
-// pair of events; fills times_ms. With `flush`, the buffer is overwritten before each timed
-// launch, outside its events (evicts L2). Checks for errors after the warm-up and at the end.
-template <class Launch>
-void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, const DeviceBuffer* flush, Launch&& launch);
+// pair of events; fills times_ms. `flush` runs before each timed launch, outside its events
+// (the L2 flush, or nothing). Checks for errors after the warm-up and at the end.
+template <class Flush, class Launch>
+void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, Flush&& flush, Launch&& launch);
 
 void record_times(const Stream& stream, int iterations, float* times_ms, const std::vector<CUevent>& events);
 
@@ -225,8 +225,8 @@ void probe_device(int ordinal, spmma_device_info* out, Pred runs_here) {
     copy_out(out, info);
 }
 
-template <class Launch>
-void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, const DeviceBuffer* flush, Launch&& launch) {
+template <class Flush, class Launch>
+void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, Flush&& flush, Launch&& launch) {
     const Driver& d = require_driver();
     for (int i = 0; i < warmup; ++i) launch();
     stream.synchronize();
@@ -241,7 +241,7 @@ void timed_runs(const Stream& stream, int warmup, int iterations, float* times_m
     } guard{d, events};
     for (auto& e : events) CU_CHECK(d.cuEventCreate(&e, CU_EVENT_DEFAULT));
     for (int i = 0; i < iterations; ++i) {
-        if (flush) CU_CHECK(d.cuMemsetD8Async(flush->get(), static_cast<unsigned char>(i), flush->size(), stream.get()));
+        flush();
         CU_CHECK(d.cuEventRecord(events[2 * i], stream.get()));
         launch();
         CU_CHECK(d.cuEventRecord(events[2 * i + 1], stream.get()));

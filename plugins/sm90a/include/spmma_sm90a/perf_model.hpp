@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace spmma_sm90a {
@@ -70,10 +71,16 @@ double mainloop_efficiency(const TileConfig& c, const MachineModel& mm = {});
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                         bool tma_epilogue, const MachineModel& mm = {});
 
-// The SMs' part of estimated_clocks (turns of main loop, epilogue and overhead, with the stream-K
-// choice of stream_k_pays): where it is below the estimate, DRAM bounds the launch.
-double estimated_sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
-                           bool tma_epilogue, const MachineModel& mm = {});
+// What choose_config weighs: the estimate, whether DRAM bounds it (the SMs' part, turns of main
+// loop, epilogue and overhead with the stream-K choice of stream_k_pays, is below the DRAM term),
+// and for such launches the tile's columns of D (ceil(n / bn): each reads A again) and its area.
+struct Estimate {
+    double clocks;
+    bool dram_bound;
+    int64_t n_tiles, area;
+};
+Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                  const MachineModel& mm = {});
 
 // Rank of a configuration's cluster shape among estimates that tie (lower first): 2x1, 1x1, 2x2,
 // then the rest (1x2, 4x1, 8x1). NOTES: the model sees no effect of a cluster (shared memory, not
@@ -95,21 +102,27 @@ int cluster_tie_rank(const TileConfig& c);
 constexpr double kEstimateTieBand = 1.015;
 
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
-// where both are bound by DRAM (their SM clocks, `sm_clocks_of`, below their estimate) the lesser
-// SM time (a decode tile no wider than the tokens: the same bytes, less work), then the best
-// cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte of D:
+// where both are bound by DRAM the fewer columns of tiles, then the smaller tile (NOTES.md,
+// "Decode": at 128 tokens 128x128 ran 7-11 % ahead of 256x128, whose SM time the model puts
+// lower), then the best cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte of D:
 // H200, 28672x4096x8192, where 128x256 and 256x192 estimate within 0.1 %: 16-bit 128x256, 128-byte
 // rows, 1-5 % ahead of 256x192 with 64-byte rows; 8-bit 256x192, 128-byte rows, 3-5 % ahead of
 // 128x256 with 64-byte rows), then the smaller tile (H200, 11008x4096x4096: 128x256 5-18 % ahead
 // of 256x192 estimated 0.8 % slower; within the model's error the smaller tile wastes less on
 // partial tiles and turns), then the least estimate, then the first listed. -1 when cs is empty.
-template <class Configs, class Estimate, class SmEstimate>
-int choose_config(const Configs& cs, Estimate&& clocks_of, SmEstimate&& sm_clocks_of) {
+// `estimate_of` returns an Estimate, or only the clocks (a double: never bound by DRAM).
+template <class Configs, class EstimateOf>
+int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
     const int count = static_cast<int>(cs.size());
-    std::vector<double> t(static_cast<size_t>(count)), sm(static_cast<size_t>(count));
+    std::vector<Estimate> e(static_cast<size_t>(count));
+    std::vector<double> t(static_cast<size_t>(count));
     for (int i = 0; i < count; ++i) {
-        t[i] = clocks_of(cs[i]);
-        sm[i] = sm_clocks_of(cs[i]);
+        if constexpr (std::is_same_v<std::decay_t<decltype(estimate_of(cs[i]))>, Estimate>) {
+            e[i] = estimate_of(cs[i]);
+        } else {
+            e[i] = Estimate{estimate_of(cs[i]), false, 0, 0};
+        }
+        t[i] = e[i].clocks;
     }
     if (count == 0) return -1;
     const double least = *std::min_element(t.begin(), t.end());
@@ -123,9 +136,9 @@ int choose_config(const Configs& cs, Estimate&& clocks_of, SmEstimate&& sm_clock
         const int ri = cluster_tie_rank(cs[i]), rb = cluster_tie_rank(cs[best]);
         const int wi = cs[i].epi_row_bytes(), wb = cs[best].epi_row_bytes();
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
-        const bool dram_bound = sm[i] < t[i] && sm[best] < t[best];
-        if (dram_bound && sm[i] != sm[best]) {
-            if (sm[i] < sm[best]) best = i;
+        const Estimate &ei = e[i], &eb = e[best];
+        if (ei.dram_bound && eb.dram_bound && (ei.n_tiles != eb.n_tiles || ei.area != eb.area)) {
+            if (ei.n_tiles < eb.n_tiles || (ei.n_tiles == eb.n_tiles && ei.area < eb.area)) best = i;
         } else if (ri != rb) {
             if (ri < rb) best = i;
         } else if (wi != wb) {
@@ -135,12 +148,6 @@ int choose_config(const Configs& cs, Estimate&& clocks_of, SmEstimate&& sm_clock
         }
     }
     return best;
-}
-
-// The same where no configuration is bound by DRAM (the estimate is the SMs' time).
-template <class Configs, class Estimate>
-int choose_config(const Configs& cs, Estimate&& clocks_of) {
-    return choose_config(cs, clocks_of, clocks_of);
 }
 
 }  // namespace spmma_sm90a
