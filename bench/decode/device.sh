@@ -40,7 +40,7 @@ if [[ " $STAGES " == *" check "* ]]; then
         IFS='|' read -r name types prefix <<< "$t"
         for sk in auto on; do
             (if [ $sk = on ]; then export SPMMA_SM90A_STREAMK=on; fi
-             runj "check_${name}_$sk" 120 --plugin sm90a --warmup 1 --iterations 2 $types \
+             run "check_${name}_$sk" 120 --plugin sm90a --warmup 1 --iterations 2 $types \
                  --kernel "$(globs "$prefix" "$DECODE_KERNELS")" --m 1111,4111 --n 1,8,17,33,64,100,128 --k 1000,4104 \
                  --verify full) || true
         done
@@ -52,7 +52,7 @@ if [[ " $STAGES " == *" tiles "* ]]; then
         IFS='|' read -r name types prefix <<< "$t"
         [ "$name" = bf16 ] && continue
         (export SPMMA_SM90A_A_LAYOUT=tiles
-         runj "tiles_${name}" 120 --plugin sm90a --warmup 1 --iterations 2 $types --kernel "${prefix}_*" \
+         run "tiles_${name}" 120 --plugin sm90a --warmup 1 --iterations 2 $types --kernel "${prefix}_*" \
              --m 1000,1111 --n 777,1024 --k 1000 --verify full) || true
     done
 fi
@@ -71,7 +71,9 @@ if [[ " $STAGES " == *" kernels "* ]]; then
     done
 fi
 
-# ab_pass <tag> <setting> <plugins> [kernel globs]: one pass over SHAPES x KTYPES under a setting.
+# ab_pass <tag> <setting> <plugins> [kernel globs]: one pass over SHAPES x KTYPES under a setting,
+# each step into a record file of its own (<tag>_<type>_<m>x<k>[_named].jsonl: a subshell's runj
+# counter would not reach the next step, and --json rewrites its file).
 ab_pass() {
     local tag=$1 setting=$2 plugins=$3 kglobs=${4:-} t name types prefix s m k
     for t in "${TYPES[@]}"; do
@@ -80,10 +82,10 @@ ab_pass() {
         for s in $SHAPES; do
             m=${s%x*} k=${s#*x}
             (export "$setting"
-             runj "${tag}_${name}" 150 --plugin "$plugins" --flush-l2 --min-time "$MIN_TIME" --verify sampled $types \
+             run "${tag}_${name}_${s}" 150 --plugin "$plugins" --flush-l2 --min-time "$MIN_TIME" --verify sampled $types \
                  --m "$m" --n "$N" --k "$k"
              if [ -n "$kglobs" ]; then
-                 runj "${tag}_${name}" 150 --plugin sm90a --kernel "$(globs "$prefix" "$kglobs")" --flush-l2 \
+                 run "${tag}_${name}_${s}_named" 150 --plugin sm90a --kernel "$(globs "$prefix" "$kglobs")" --flush-l2 \
                      --min-time "$MIN_TIME" --verify sampled $types --m "$m" --n "$N" --k "$k"
              fi) || true
         done
@@ -93,15 +95,15 @@ ab_pass() {
 if [[ " $STAGES " == *" ab "* ]]; then
     IFS='|' read -r A_SET B_SET <<< "${AB:?AB=\"VAR=a|VAR=b\"}"
     for rep in 1 2; do
-        ab_pass ab "$A_SET" sm90a "$DECODE_KERNELS"
-        ab_pass ab "$B_SET" sm90a "$DECODE_KERNELS"
+        ab_pass "ab${rep}a" "$A_SET" sm90a "$DECODE_KERNELS"
+        ab_pass "ab${rep}b" "$B_SET" sm90a "$DECODE_KERNELS"
     done
 fi
 
 if [[ " $STAGES " == *" flush "* ]]; then
     for rep in 1 2; do
-        ab_pass flush SPMMA_L2_FLUSH=write sm90a,cusparselt,cublas
-        ab_pass flush SPMMA_L2_FLUSH=read sm90a,cusparselt,cublas
+        ab_pass "flush${rep}w" SPMMA_L2_FLUSH=write sm90a,cusparselt,cublas
+        ab_pass "flush${rep}r" SPMMA_L2_FLUSH=read sm90a,cusparselt,cublas
     done
 fi
 
