@@ -5,8 +5,6 @@
 # Stages (each optional, in this order):
 #   check    every sm90a decode kernel (kernels/*_decode.inc) at odd sizes, full verification, with
 #            the stream-K choice of the heuristic and with stream-K forced on;
-#   tiles    every sm90a kernel of the f16, e4m3 and s8 lists with A in tile order
-#            (SPMMA_SM90A_A_LAYOUT=tiles) at m 1000 and 1111, n 777 and 1024, k 1000, full verification;
 #   kernels  SHAPES x N x TYPES: the heuristic's pick, each decode kernel by name, and the
 #            cusparselt and cublas plugins on the same operands, L2 flushed before each launch;
 #   ab       an A/B of one knob (AB="VAR=a|VAR=b"): the heuristic's pick and each decode kernel on
@@ -44,16 +42,6 @@ if [[ " $STAGES " == *" check "* ]]; then
                  --kernel "$(globs "$prefix" "$DECODE_KERNELS")" --m 1111,4111 --n 1,8,17,33,64,100,128 --k 1000,4104 \
                  --verify full) || true
         done
-    done
-fi
-
-if [[ " $STAGES " == *" tiles "* ]]; then
-    for t in "${TYPES[@]}"; do
-        IFS='|' read -r name types prefix <<< "$t"
-        [ "$name" = bf16 ] && continue
-        (export SPMMA_SM90A_A_LAYOUT=tiles
-         run "tiles_${name}" 120 --plugin sm90a --warmup 1 --iterations 2 $types --kernel "${prefix}_*" \
-             --m 1000,1111 --n 777,1024 --k 1000 --verify full) || true
     done
 fi
 

@@ -497,19 +497,16 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 for (int kt = u.k_begin; kt < u.k_end; ++kt) {
                     mbarrier_wait_parity<BarrierScope::Cta>(empty_bar(stage), phase ^ 1u);
                     mbarrier_arrive_expect_tx(full_bar(stage), K::kStageTxBytes);
-                    const bool tiled = p.tiled_a != 0;
-                    const int a_col = tiled ? 0 : cfg.a_col(kt);
-                    const int e_col = tiled ? 0 : cfg.e_col(kt);
-                    const int a_row_kt = tiled ? cfg.a_tiled_row(tile_m, kt, p.k_tiles, cta_n) : a_row;
-                    const int e_row_kt = tiled ? cfg.e_tiled_row(tile_m, kt, p.k_tiles, cta_n) : e_row;
+                    const int a_col = cfg.a_col(kt);
+                    const int e_col = cfg.e_col(kt);
                     const int b_col = cfg.b_col(kt);
                     const uint32_t e_dst = base + e_stage_offset(stage) + e_slice;
                     if constexpr (CN > 1) {
-                        tma_load_2d_multicast(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row_kt, row_mask);
-                        tma_load_2d_multicast(e_dst, tm_e, full_bar(stage), e_col, e_row_kt, row_mask);
+                        tma_load_2d_multicast(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row, row_mask);
+                        tma_load_2d_multicast(e_dst, tm_e, full_bar(stage), e_col, e_row, row_mask);
                     } else {
-                        tma_load_2d(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row_kt);
-                        tma_load_2d(e_dst, tm_e, full_bar(stage), e_col, e_row_kt);
+                        tma_load_2d(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row);
+                        tma_load_2d(e_dst, tm_e, full_bar(stage), e_col, e_row);
                     }
                     if constexpr (CM > 1) {
                         tma_load_2d_multicast(b_stage(stage) + b_slice, tm_b, full_bar(stage), b_col, b_row, col_mask);

@@ -2,8 +2,6 @@
 
 #include <spmma_plugin/host_pack.hpp>
 
-#include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 namespace spmma_sm90a {
@@ -105,55 +103,6 @@ uint32_t packed_meta_nibble(Family f, const uint32_t* packed, int64_t kp, int64_
             if (p.row == r && p.group == g) return (packed[meta_word_index(f, kp, rb, u, lane)] >> (4 * j)) & 0xFu;
         }
     throw std::logic_error("packed_meta_nibble: no lane holds this group");
-}
-
-size_t tiled_a_bytes(Family f, int64_t meta_rows, int64_t kp) { return packed_a_bytes(f, meta_rows, kp); }
-
-namespace {
-
-void check_tiles(Family f, int64_t meta_rows, int64_t kp, int tile_rows) {
-    if (tile_rows <= 0 || tile_rows % kMetaRowsPerUnit != 0 || meta_rows % tile_rows != 0)
-        throw std::invalid_argument("tile order: meta_rows must be whole tiles of a multiple of 16 rows");
-    if (kp % stage_k(f) != 0) throw std::invalid_argument("tile order: kp must be whole stages");
-}
-
-}  // namespace
-
-void pack_a_tiles(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, int64_t meta_rows, int tile_rows,
-                  void* out) {
-    check_k(f, k, kp);
-    check_tiles(f, meta_rows, kp, tile_rows);
-    if (meta_rows < m) throw std::invalid_argument("pack_a_tiles: meta_rows must cover m");
-    const auto* src = static_cast<const uint8_t*>(a_values);
-    auto* dst = static_cast<uint8_t*>(out);
-    const size_t row_bytes = static_cast<size_t>(k / 2) * traits(f).elem_bytes;  // a canonical row
-    const int64_t k_tiles = kp / stage_k(f), m_tiles = meta_rows / tile_rows;
-    spmma_plugin::host::parallel_for(m_tiles, spmma_plugin::host::host_threads(), [&](int64_t t0, int64_t t1) {
-        for (int64_t t = t0; t < t1; ++t)
-            for (int64_t kt = 0; kt < k_tiles; ++kt)
-                for (int r = 0; r < tile_rows; ++r) {
-                    uint8_t* run = dst + ((t * k_tiles + kt) * tile_rows + r) * kStageARowBytes;
-                    const int64_t row = t * tile_rows + r;
-                    const size_t from = static_cast<size_t>(kt) * kStageARowBytes;
-                    const size_t have = row < m && from < row_bytes ? std::min<size_t>(kStageARowBytes, row_bytes - from) : 0;
-                    if (have) std::memcpy(run, src + static_cast<size_t>(row) * row_bytes + from, have);
-                    std::memset(run + have, 0, kStageARowBytes - have);
-                }
-    });
-}
-
-void tile_metadata(Family f, const uint32_t* packed, int64_t meta_rows, int64_t kp, int tile_rows, uint32_t* out) {
-    check_tiles(f, meta_rows, kp, tile_rows);
-    const int ups = units_per_stage(f), blocks = tile_rows / kMetaRowsPerUnit;
-    const int64_t k_tiles = kp / stage_k(f), m_tiles = meta_rows / tile_rows;
-    const size_t run_words = static_cast<size_t>(ups) * 32;  // one block's units of one stage
-    spmma_plugin::host::parallel_for(m_tiles, spmma_plugin::host::host_threads(), [&](int64_t t0, int64_t t1) {
-        for (int64_t t = t0; t < t1; ++t)
-            for (int64_t kt = 0; kt < k_tiles; ++kt)
-                for (int b = 0; b < blocks; ++b)
-                    std::memcpy(out + ((t * k_tiles + kt) * blocks + b) * run_words,
-                                packed + meta_word_index(f, kp, t * blocks + b, kt * ups, 0), run_words * sizeof(uint32_t));
-    });
 }
 
 void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out) { spmma_plugin::host::widen_c(c_type, c, count, out); }

@@ -25,23 +25,10 @@ MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev) {
     return mm;
 }
 
-namespace {
-
-bool dram_bound(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
-    return stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count, tma_epilogue_possible(p),
-                         machine_model(dev));
-}
-
-}  // namespace
-
 bool stream_k_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
     if (const auto forced = spmma_plugin::env_choice("SPMMA_SM90A_STREAMK", {"off", "on"})) return *forced == 1;
-    return dram_bound(cfg, p, dev);
-}
-
-bool a_tiles_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
-    if (const auto forced = spmma_plugin::env_choice("SPMMA_SM90A_A_LAYOUT", {"rows", "tiles"})) return *forced == 1;
-    return dram_bound(cfg, p, dev);
+    return stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count, tma_epilogue_possible(p),
+                         machine_model(dev));
 }
 
 }  // namespace spmma_sm90a

@@ -27,8 +27,4 @@ MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev);
 // heuristic's estimate assumed; SPMMA_SM90A_STREAMK=off|on overrides it (A/B runs).
 bool stream_k_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev);
 
-// Whether the launch reads A and its metadata in tile order (KernelParams::tiled_a): where it
-// streams them from DRAM (the stream-K condition); SPMMA_SM90A_A_LAYOUT=rows|tiles overrides it.
-bool a_tiles_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev);
-
 }  // namespace spmma_sm90a

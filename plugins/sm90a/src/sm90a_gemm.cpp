@@ -51,7 +51,6 @@ public:
         const spmma_problem& p = problem_;
         kp_ = padded_k(family_, p.k);
         meta_rows_ = padded_rows(p.m, static_cast<int64_t>(cfg.bm) * cfg.cm);
-        tiled_a_ = a_tiles_wanted(cfg, p, props_) && meta_rows_ * (kp_ / cfg.bk()) < INT32_MAX;
         main_.function = kernel.function();
         main_.cfg = cfg;
         main_.fn = fn_;
@@ -82,18 +81,10 @@ protected:
         const FamilyTraits t = traits(family_);
         const int eb = t.elem_bytes;
 
-        // A values and B: padded along k to whole stages (uploaded as they are when k already is),
-        // A in tile order where the launch streams it from DRAM (tiled_a_).
-        a_ = DeviceBuffer(tiled_a_ ? tiled_a_bytes(family_, meta_rows_, kp_) : packed_a_bytes(family_, p.m, kp_));
+        // A values and B: padded along k to whole stages (uploaded as they are when k already is).
+        a_ = DeviceBuffer(packed_a_bytes(family_, p.m, kp_));
         b_ = DeviceBuffer(packed_b_bytes(family_, p.n, kp_));
-        if (tiled_a_) {
-            std::vector<uint8_t> buf(a_.size());
-            pack_a_tiles(family_, ops.a_values, p.m, p.k, kp_, meta_rows_, cfg.bm, buf.data());
-            a_.upload(buf.data(), buf.size());
-            buf.assign(packed_b_bytes(family_, p.n, kp_), 0);
-            pack_b(family_, ops.b, p.n, p.k, kp_, buf.data());
-            b_.upload(buf.data(), buf.size());
-        } else if (kp_ == p.k) {
+        if (kp_ == p.k) {
             a_.upload(ops.a_values, a_.size());
             b_.upload(ops.b, b_.size());
         } else {
@@ -107,11 +98,6 @@ protected:
         {
             std::vector<uint32_t> meta(packed_meta_words(family_, meta_rows_, kp_));
             pack_metadata(family_, ops.a_indices, p.m, p.k, meta_rows_, kp_, meta.data());
-            if (tiled_a_) {
-                std::vector<uint32_t> tiles(meta.size());
-                tile_metadata(family_, meta.data(), meta_rows_, kp_, cfg.bm, tiles.data());
-                meta.swap(tiles);
-            }
             e_ = to_device(meta);
         }
         upload_c(ops, CForm::widened);
@@ -120,22 +106,17 @@ protected:
         // Tensor maps: A and B K-major with the swizzle their descriptors name (layout.hpp), the
         // metadata as rows of 32-word units, boxes of one CTA's multicast slice (A and metadata
         // slices are alike in both grids of a split: clusters along m only).
-        // In tile order both are runs of one stage's width, k_tiles runs per row of tiles.
-        const uint64_t k_tiles = static_cast<uint64_t>(kp_ / cfg.bk());
-        const uint64_t a_cols = tiled_a_ ? static_cast<uint64_t>(kStageARowBytes / eb) : static_cast<uint64_t>(kp_ / 2);
-        const uint64_t a_rows = tiled_a_ ? static_cast<uint64_t>(meta_rows_) * k_tiles : static_cast<uint64_t>(p.m);
-        tm_a_ = encode_tensor_map(row_major_map("A values", raw_type(eb), a_.get(), a_cols, a_rows,
-                                                static_cast<uint32_t>(cfg.bk() / 2),
+        tm_a_ = encode_tensor_map(row_major_map("A values", raw_type(eb), a_.get(), static_cast<uint64_t>(kp_ / 2),
+                                                static_cast<uint64_t>(p.m), static_cast<uint32_t>(cfg.bk() / 2),
                                                 static_cast<uint32_t>(cfg.a_slice_rows()), CU_TENSOR_MAP_SWIZZLE_64B));
         for (Grid* g : grids())
             g->tm_b = encode_tensor_map(row_major_map("B", raw_type(eb), b_.get(), static_cast<uint64_t>(kp_),
                                                       static_cast<uint64_t>(p.n), static_cast<uint32_t>(g->cfg.bk()),
                                                       static_cast<uint32_t>(g->cfg.b_slice_rows()), CU_TENSOR_MAP_SWIZZLE_128B));
-        const uint64_t e_cols = tiled_a_ ? static_cast<uint64_t>(cfg.units()) * 32 : static_cast<uint64_t>(kp_ / t.unit_k) * 32;
-        const uint64_t e_rows = static_cast<uint64_t>(meta_rows_ / kMetaRowsPerUnit) * (tiled_a_ ? k_tiles : 1);
-        tm_e_ = encode_tensor_map(row_major_map("metadata", CU_TENSOR_MAP_DATA_TYPE_UINT32, e_.get(), e_cols, e_rows,
-                                                static_cast<uint32_t>(cfg.units() * 32),
-                                                static_cast<uint32_t>(cfg.e_slice_blocks()), CU_TENSOR_MAP_SWIZZLE_NONE));
+        tm_e_ = encode_tensor_map(row_major_map(
+            "metadata", CU_TENSOR_MAP_DATA_TYPE_UINT32, e_.get(), static_cast<uint64_t>(kp_ / t.unit_k) * 32,
+            static_cast<uint64_t>(meta_rows_ / kMetaRowsPerUnit), static_cast<uint32_t>(cfg.units() * 32),
+            static_cast<uint32_t>(cfg.e_slice_blocks()), CU_TENSOR_MAP_SWIZZLE_NONE));
     }
 
     // NOTES: a split launch forks the rest grid onto a second stream and joins it back, so the
@@ -292,14 +273,12 @@ private:
             kp.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
             kp.borrow_stage = borrow;
             kp.tma_store = tma_store ? 1 : 0;
-            kp.tiled_a = tiled_a_ ? 1 : 0;
         }
     }
 
     Family family_;
     int64_t kp_ = 0;         // k padded to whole stages
     int64_t meta_rows_ = 0;  // m padded to whole cluster tiles of the main grid (rows of metadata)
-    bool tiled_a_ = false;   // A and metadata in tile order (KernelParams::tiled_a)
     spmma_plugin::cuda::DeviceBuffer a_, b_, e_;
     spmma_plugin::cuda::DeviceBuffer sk_partials_, sk_flags_;  // stream-K workspace (KernelParams)
     CUtensorMap tm_a_{}, tm_e_{}, tm_d_{};

@@ -31,8 +31,6 @@ struct KernelParams {
     int32_t borrow_stage;   // 1: kernels whose tile config allows it (TileConfig::epi_borrows)
                             // write D through two buffers of the tile's last stage as well;
                             // 0: through their own buffer alone (SPMMA_SM90A_EPILOGUE_BORROW=off)
-    int32_t tiled_a;        // 1: A and metadata in tile order (TileConfig::a_tiled_row, pack.hpp
-                            // pack_a_tiles); 0: row-major (a_row, a_col)
     WorkPlan work;          // whole tiles and stream-K ranges (stream_k.hpp); work.clusters is the grid's
     // Stream-K workspace (work.stream_k() only): per range, CTA of the cluster and consumer, one
     // slot of partial accumulators (128 threads x m_blocks x acc registers 32-bit words, stored

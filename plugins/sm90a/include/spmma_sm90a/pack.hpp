@@ -43,16 +43,6 @@ int64_t meta_word_index(Family f, int64_t kp, int64_t row_block, int64_t unit, i
 // The nibble the packed metadata holds for (row, group): the inverse of pack_metadata.
 uint32_t packed_meta_nibble(Family f, const uint32_t* packed, int64_t kp, int64_t row, int64_t group);
 
-// A and its metadata in tile order (KernelParams::tiled_a, TileConfig::a_tiled_row), for CTA
-// tiles of `tile_rows` rows (a multiple of 16) and m_tiles = meta_rows / tile_rows of them:
-//   A:        [m_tiles][kp / stage_k][tile_rows][64-byte stage row], rows >= m zero;
-//   metadata: [m_tiles][kp / stage_k][tile_rows / 16 blocks][units_per_stage x 32 words], from the
-//             packed words of pack_metadata (meta_rows rows).
-size_t tiled_a_bytes(Family f, int64_t meta_rows, int64_t kp);
-void pack_a_tiles(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, int64_t meta_rows, int tile_rows,
-                  void* out);
-void tile_metadata(Family f, const uint32_t* packed, int64_t meta_rows, int64_t kp, int tile_rows, uint32_t* out);
-
 // C as the epilogue reads it, 4 bytes an element: f32/f16/bf16 -> f32 (exact), s32 -> s32
 // (the kit's widen_c, which the plugin's upload uses). Throws std::invalid_argument for other types.
 void pack_c(spmma_dtype c_type, const void* c, int64_t count, void* out);

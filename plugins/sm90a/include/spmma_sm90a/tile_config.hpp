@@ -111,18 +111,6 @@ struct TileConfig {
     SPMMA_HD constexpr int b_row(int tile_n, int cta_m) const { return tile_n * bn + cta_m * b_slice_rows(); }
     SPMMA_HD constexpr int b_slice_offset(int cta_m) const { return cta_m * b_slice_rows() * kStageBRowBytes; }
 
-    // The same boxes where A and its metadata lie in tile order (KernelParams::tiled_a,
-    // pack.hpp's pack_a_tiles and tile_metadata): every stage's box of a CTA tile is one run of
-    // bm rows x 64 bytes of A (bm / 16 blocks x units x 128 bytes of metadata), the runs of a tile
-    // along k after each other, the tiles along m after those; the column is always 0. NOTES.md,
-    // "Decode": DRAM streams long runs faster than 64-byte pieces of far-apart rows.
-    SPMMA_HD constexpr int a_tiled_row(int tile_m, int kt, int k_tiles, int cta_n) const {
-        return (tile_m * k_tiles + kt) * bm + cta_n * a_slice_rows();
-    }
-    SPMMA_HD constexpr int e_tiled_row(int tile_m, int kt, int k_tiles, int cta_n) const {
-        return (tile_m * k_tiles + kt) * (bm / kMetaRowsPerUnit) + cta_n * e_slice_blocks();
-    }
-
     // What consumer `c` reads for m64 block j (0..m_blocks-1) at instruction `step` of a stage:
     // the descriptors' first A row, and the metadata row block of warp w4.
     SPMMA_HD constexpr int consumer_a_row(int c, int j) const { return c * wg_m() + 64 * j; }
