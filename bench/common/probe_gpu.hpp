@@ -40,7 +40,7 @@ inline double median_launch_ms(const cu::Stream& stream, CUfunction f, int sms, 
     shape.block[0] = static_cast<unsigned>(threads);
     shape.smem_bytes = smem;
     std::vector<float> times(static_cast<size_t>(iterations));
-    cu::timed_runs(stream, warmup, iterations, times.data(), nullptr, [&] { cu::launch(f, shape, stream.get(), args); });
+    cu::timed_runs(stream, warmup, iterations, times.data(), [] {}, [&] { cu::launch(f, shape, stream.get(), args); });
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
 }

@@ -52,11 +52,7 @@ const std::vector<Entry>& entries() {
 #define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S)                                                  \
     v.push_back(Entry{"sm90a_" #A #B "_" #ACC "_" #BM "x" #BN "x" #BK "_c" #CM "x" #CN "_s" #S, dt_##A, dt_##B, \
                       acc_##ACC, sat_##ACC, TileConfig{*family_of(dt_##A, dt_##B), BM, BN, CM, CN, S}});
-#include <spmma_sm90a/kernels/f16.inc>
-#include <spmma_sm90a/kernels/bf16.inc>
-#include <spmma_sm90a/kernels/tf32.inc>
-#include <spmma_sm90a/kernels/f8.inc>
-#include <spmma_sm90a/kernels/i8.inc>
+#include <spmma_sm90a/kernels/all.inc>
 #undef SPMMA_SM90A_KERNEL
         return v;
     }();

@@ -20,11 +20,7 @@ std::vector<std::string> sm90a_kernel_names() {
     std::vector<std::string> v;
 #define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S) \
     v.push_back("sm90a_" #A #B "_" #ACC "_" #BM "x" #BN "x" #BK "_c" #CM "x" #CN "_s" #S);
-#include <spmma_sm90a/kernels/bf16.inc>
-#include <spmma_sm90a/kernels/f16.inc>
-#include <spmma_sm90a/kernels/f8.inc>
-#include <spmma_sm90a/kernels/i8.inc>
-#include <spmma_sm90a/kernels/tf32.inc>
+#include <spmma_sm90a/kernels/all.inc>
 #undef SPMMA_SM90A_KERNEL
     return v;
 }

@@ -44,11 +44,7 @@ std::vector<KernelCase> plugin_kernels() {
 #define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S)                                                 \
     v.push_back({"sm90a_" #A #B "_" #ACC "_" #BM "x" #BN "x" #BK "_c" #CM "x" #CN "_s" #S, dt_##A, dt_##B, \
                  acc_##ACC, sat_##ACC, TileConfig{fam(dt_##A), BM, BN, CM, CN, S}});
-#include <spmma_sm90a/kernels/bf16.inc>
-#include <spmma_sm90a/kernels/f16.inc>
-#include <spmma_sm90a/kernels/f8.inc>
-#include <spmma_sm90a/kernels/i8.inc>
-#include <spmma_sm90a/kernels/tf32.inc>
+#include <spmma_sm90a/kernels/all.inc>
 #undef SPMMA_SM90A_KERNEL
     return v;
 }
@@ -264,9 +260,11 @@ TEST_CASE("sm90a epilogue buffers: disjoint and aligned, and every D fragment el
         const int rb = kc.cfg.epi_row_bytes();
         INFO(kc.name << " epilogue rows of " << rb << " bytes");
         CHECK(kc.cfg.tma_store() == (rb > 0));
-        // Every kernel of the table has buffers (8-bit 256x192 runs 4 stages to make room: with
-        // 5 it stored D directly and measured 3-27 % slower).
-        REQUIRE(rb > 0);
+        // Every kernel of the table but the narrow decode tiles has buffers (8-bit 256x192 runs 4
+        // stages to make room: with 5 it stored D directly and measured 3-27 % slower); those
+        // store their few KB of D directly.
+        CHECK((rb > 0) == (kc.cfg.bn >= 64));
+        if (rb == 0) continue;
         REQUIRE((rb == 128 || rb == 64));
         CHECK(kc.cfg.epi_offset() % 1024 == 0);
         CHECK(kc.cfg.epi_offset() >= kc.cfg.e_offset() + kc.cfg.stages * kc.cfg.e_stage_bytes());
@@ -339,6 +337,8 @@ TEST_CASE("sm90a epilogue buffers: disjoint and aligned, and every D fragment el
     for (const KernelCase& kc : plugin_kernels()) {
         single_buffered += kc.cfg.epi_buffers() == 1;
         double_buffered += kc.cfg.epi_buffers() == 2;
+        // Two buffers alternate across tiles only with an even number of 16-bit chunks per tile.
+        if (kc.cfg.epi_buffers() == 2) CHECK(kc.cfg.epi_chunks16(kc.cfg.epi_row_bytes()) % 2 == 0);
     }
     CHECK(double_buffered > 0);  // and both buffer counts
     CHECK(single_buffered > 0);

@@ -192,11 +192,7 @@ TEST_CASE("sm90a tile configurations of the plugin satisfy the kernel invariants
 #define fam_s8 Family::B8
 #define fam_u8 Family::B8
 #define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S) check(fam_##A, BM, BN, BK, CM, CN, S);
-#include <spmma_sm90a/kernels/bf16.inc>
-#include <spmma_sm90a/kernels/f16.inc>
-#include <spmma_sm90a/kernels/f8.inc>
-#include <spmma_sm90a/kernels/i8.inc>
-#include <spmma_sm90a/kernels/tf32.inc>
+#include <spmma_sm90a/kernels/all.inc>
 #undef SPMMA_SM90A_KERNEL
     CHECK(count > 20);
 }

@@ -19,10 +19,7 @@ std::vector<TileConfig> configs(const std::string& a, const std::string& acc) {
     auto fam = [](const std::string& t) { return t[0] == 'e' || t[0] == 's' || t[0] == 'u' ? Family::B8 : t[0] == 't' ? Family::B32 : Family::B16; };
 #define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S) \
     if (std::string(#A) == a && std::string(#B) == a && std::string(#ACC) == acc) v.push_back(TileConfig{fam(#A), BM, BN, CM, CN, S});
-#include <spmma_sm90a/kernels/f16.inc>
-#include <spmma_sm90a/kernels/bf16.inc>
-#include <spmma_sm90a/kernels/f8.inc>
-#include <spmma_sm90a/kernels/i8.inc>
+#include <spmma_sm90a/kernels/all.inc>
 #undef SPMMA_SM90A_KERNEL
     return v;
 }
@@ -32,10 +29,19 @@ std::vector<TileConfig> f16_configs() { return configs("f16", "f32"); }
 // What the plugin's heuristic runs (src/selection.cpp) for D of out_bytes per element, with no C
 // and rows of D TMA can store (tma_epilogue) unless told otherwise.
 const TileConfig* chosen(const std::vector<TileConfig>& cs, int64_t m, int64_t n, int64_t k, int out_bytes = 2,
-                         bool tma_epilogue = true) {
-    const int i = choose_config(cs, [&](const TileConfig& c) { return estimated_clocks(c, m, n, k, out_bytes, 132, tma_epilogue); });
+                         bool tma_epilogue = true, const MachineModel& mm = {}) {
+    const int i = choose_config(cs, [&](const TileConfig& c) { return estimate(c, m, n, k, out_bytes, 132, tma_epilogue, mm); });
     return i < 0 ? nullptr : &cs[static_cast<size_t>(i)];
 }
+
+// The cost model of a device with this DRAM bandwidth (bytes/s) at a peak SM clock of 1.98 GHz,
+// as the plugin derives it from the driver's attributes (selection.cpp, machine_model).
+MachineModel with_dram(double bytes_per_s) {
+    MachineModel mm;
+    mm.dram_bytes_per_clk = bytes_per_s / 1.98e9;
+    return mm;
+}
+const MachineModel kH100 = with_dram(3.35e12), kH200 = with_dram(4.8e12);
 
 const TileConfig* cheapest(const std::vector<TileConfig>& cs, int64_t m, int64_t n, int64_t k) { return chosen(cs, m, n, k); }
 
@@ -123,17 +129,62 @@ TEST_CASE("sm90a heuristic: on the standard shape set it picks the tile and clus
                                      {11008, 4096, 4096, "128x256_c2x1", "128x256_c2x1"},
                                      {28672, 4096, 8192, "128x256_c2x1", "256x192_c2x1"},
                                      {8192, 2048, 28672, "128x256_c2x1", "128x256_c2x1"}};
-    for (const auto& [a, acc] : std::vector<std::pair<std::string, std::string>>{
-             {"f16", "f32"}, {"bf16", "f32"}, {"e4m3", "f32"}, {"s8", "s32"}}) {
-        const auto cs = configs(a, acc);
-        REQUIRE(cs.size() >= 10);
-        for (const Case& c : cases) {
-            const TileConfig* t = chosen(cs, c.m, c.n, c.k, acc == "s32" ? 4 : 2);
-            REQUIRE(t != nullptr);
-            INFO(a << " " << c.m << "x" << c.n << "x" << c.k << ": chose " << config_name(*t));
-            CHECK(config_name(*t) == (a[0] == 'f' || a[0] == 'b' ? c.want16 : c.want8));
+    // The same with the DRAM term of an H100 and an H200: these shapes are bound by the SMs.
+    for (const MachineModel& mm : {MachineModel{}, kH100, kH200})
+        for (const auto& [a, acc] : std::vector<std::pair<std::string, std::string>>{
+                 {"f16", "f32"}, {"bf16", "f32"}, {"e4m3", "f32"}, {"s8", "s32"}}) {
+            const auto cs = configs(a, acc);
+            REQUIRE(cs.size() >= 10);
+            for (const Case& c : cases) {
+                const TileConfig* t = chosen(cs, c.m, c.n, c.k, acc == "s32" ? 4 : 2, true, mm);
+                REQUIRE(t != nullptr);
+                INFO(a << " " << c.m << "x" << c.n << "x" << c.k << " DRAM " << mm.dram_bytes_per_clk << " B/clk: chose "
+                       << config_name(*t));
+                CHECK(config_name(*t) == (a[0] == 'f' || a[0] == 'b' ? c.want16 : c.want8));
+                CHECK_FALSE(stream_k_pays(*t, c.m, c.n, c.k, acc == "s32" ? 4 : 2, 132, true, mm));
+            }
         }
-    }
+}
+
+TEST_CASE("sm90a cost model: DRAM bytes are compressed A with 4-bit metadata per group, B and D, k padded to stages",
+          "[sm90a][model]") {
+    // f16, 64 x 40 x 100: k pads to 128; A 64*64*2 + 64*128/8, B 40*128*2, D 40*64*2.
+    CHECK(dram_bytes(TileConfig{Family::B16, 128, 16, 1, 1, 12}, 64, 40, 100, 2) == 64 * 64 * 2 + 64 * 128 / 8 + 40 * 128 * 2 + 64 * 40 * 2);
+    // e4m3 (stage k 128), 256 x 1 x 256, s32 D: A 256*128 + 256*256/8, B 256, D 256*4.
+    CHECK(dram_bytes(TileConfig{Family::B8, 128, 16, 1, 1, 12}, 256, 1, 256, 4) == 256 * 128 + 256 * 256 / 8 + 256 + 256 * 4);
+}
+
+TEST_CASE("sm90a heuristic: a weight times 1 to 128 tokens runs stream-K on the decode tile no wider than the tokens",
+          "[sm90a][model]") {
+    // Llama-3 layers (out x in): the 70B down projection, the 8B gate+up, the 8B output
+    // projection; m = out features, k = in features, n = tokens.
+    struct Shape {
+        int64_t m, k;
+    };
+    const std::vector<Shape> layers = {{8192, 28672}, {28672, 4096}, {4096, 4096}};
+    struct Want {
+        int64_t n;
+        std::string tile;
+    };
+    const std::vector<Want> wants = {{1, "128x16_c1x1"},  {8, "128x16_c1x1"},  {16, "128x16_c1x1"},
+                                     {32, "128x32_c1x1"}, {64, "128x64_c2x1"}, {128, "128x128_c2x1"}};
+    for (const MachineModel& mm : {kH100, kH200})
+        for (const auto& [a, acc] : std::vector<std::pair<std::string, std::string>>{
+                 {"f16", "f32"}, {"bf16", "f32"}, {"e4m3", "f32"}, {"s8", "s32"}}) {
+            const auto cs = configs(a, acc);
+            const int out_bytes = acc == "s32" ? 4 : 2;
+            for (const Shape& l : layers)
+                for (const Want& w : wants) {
+                    // (128 tokens on the 19 MB layer: an 8-bit D of s32 leaves it near the SMs' bound)
+                    if (w.n == 128 && l.m * l.k < 64 * 1024 * 1024) continue;
+                    const TileConfig* t = chosen(cs, l.m, w.n, l.k, out_bytes, false, mm);
+                    REQUIRE(t != nullptr);
+                    INFO(a << " " << l.m << "x" << w.n << "x" << l.k << " DRAM " << mm.dram_bytes_per_clk << " B/clk: chose "
+                           << config_name(*t));
+                    CHECK(config_name(*t) == w.tile);
+                    CHECK(stream_k_pays(*t, l.m, w.n, l.k, out_bytes, 132, false, mm));
+                }
+        }
 }
 
 TEST_CASE("sm90a heuristic: among estimates within 1.5 %, a 2x1 cluster beats 1x1, which beats 2x2 and 1x2",

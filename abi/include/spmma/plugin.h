@@ -19,7 +19,7 @@ extern "C" {
 /* ---- version ------------------------------------------------------------------------------ */
 
 #define SPMMA_ABI_MAJOR 1 /* a host refuses a plugin of another major */
-#define SPMMA_ABI_MINOR 1 /* grows when fields or calls are appended */
+#define SPMMA_ABI_MINOR 2 /* grows when fields or calls are appended */
 
 #if defined(_WIN32)
 #define SPMMA_EXPORT __declspec(dllexport)
@@ -137,6 +137,11 @@ typedef struct spmma_device_info {
     /* 1.1 */
     char uuid[48];       /* the device's UUID as NVML prints it ("GPU-8c1f...-..."), or empty */
     char pci_bus_id[32]; /* "0000:18:00.0", or empty */
+    /* 1.2: the device's peaks, for a record's speed of light; 0 where unknown (a CPU) */
+    int32_t sm_count;      /* streaming multiprocessors */
+    int32_t sm_clock_khz;  /* the SMs' peak clock */
+    int32_t mem_clock_khz; /* the DRAM's peak clock; bytes/s = 2 * clock * mem_bus_bits / 8 */
+    int32_t mem_bus_bits;  /* DRAM bus width */
 } spmma_device_info;
 
 typedef struct spmma_kernel_info {

@@ -129,6 +129,9 @@ DeviceProperties device_properties(int ordinal) {
     CU_CHECK(d.cuDeviceGetAttribute(&p.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev));
     CU_CHECK(d.cuDeviceGetAttribute(&p.max_smem_per_block_optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, dev));
     CU_CHECK(d.cuDeviceGetAttribute(&p.l2_bytes, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev));
+    CU_CHECK(d.cuDeviceGetAttribute(&p.sm_clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev));
+    CU_CHECK(d.cuDeviceGetAttribute(&p.mem_clock_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, dev));
+    CU_CHECK(d.cuDeviceGetAttribute(&p.mem_bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev));
     CU_CHECK(d.cuDriverGetVersion(&p.driver_version));
     CUuuid id{};
     CU_CHECK(d.cuDeviceGetUuid(&id, dev));

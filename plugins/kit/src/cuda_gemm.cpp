@@ -1,5 +1,6 @@
 #include <spmma_plugin/cuda_gemm.hpp>
 
+#include <spmma_plugin/env_choice.hpp>
 #include <spmma_plugin/host_pack.hpp>
 #include <spmma_plugin/operands.hpp>
 
@@ -13,6 +14,7 @@
 
 SPMMA_DECLARE_FATBIN(gather)
 SPMMA_DECLARE_FATBIN(expand)
+SPMMA_DECLARE_FATBIN(flush)
 
 namespace spmma_plugin::cuda {
 
@@ -36,12 +38,34 @@ CudaGemm::CudaGemm(int device, const spmma_problem& problem)
 
 void CudaGemm::run(int warmup, int iterations, float* times_ms, uint32_t flags) {
     context_.make_current();
-    const DeviceBuffer* flush = nullptr;
-    if (flags & SPMMA_RUN_FLUSH_L2) {
-        // NOTES: writing twice the L2's size evicts every line a launch could reuse.
-        if (!l2_flush_.size()) l2_flush_ = DeviceBuffer(2 * static_cast<size_t>(std::max(props_.l2_bytes, 1 << 20)));
-        flush = &l2_flush_;
+    if (!(flags & SPMMA_RUN_FLUSH_L2)) {
+        timed_runs(stream_, warmup, iterations, times_ms, [] {}, [&] { launch(stream_.get()); });
+        return;
     }
+    // NOTES: reading (or writing) twice the L2's size evicts every line a launch could reuse;
+    // reading leaves the lines clean (device/flush.cu). SPMMA_L2_FLUSH=write writes the buffer
+    // instead, for A/B runs against the flush of earlier records.
+    if (!l2_flush_.size()) {
+        l2_flush_ = DeviceBuffer(2 * static_cast<size_t>(std::max(props_.l2_bytes, 1 << 20)));
+        l2_flush_.fill(0);
+        l2_flush_sink_ = DeviceBuffer(sizeof(unsigned));
+    }
+    const bool write = env_choice("SPMMA_L2_FLUSH", {"read", "write"}).value_or(0) == 1;
+    const CUfunction read_flush = module(SPMMA_FATBIN(flush)).function("spmma_l2_flush");
+    CUdeviceptr buf = l2_flush_.get(), sink = l2_flush_sink_.get();
+    unsigned long long count = l2_flush_.size() / 16;
+    void* args[] = {&buf, &count, &sink};
+    LaunchShape shape;
+    shape.grid[0] = static_cast<unsigned>(4 * std::max(props_.sm_count, 1));
+    shape.block[0] = 256;
+    int pass = 0;
+    const auto flush = [&] {
+        if (write) {
+            CU_CHECK(require_driver().cuMemsetD8Async(buf, static_cast<unsigned char>(++pass), l2_flush_.size(), stream_.get()));
+        } else {
+            cuda::launch(read_flush, shape, stream_.get(), args);
+        }
+    };
     timed_runs(stream_, warmup, iterations, times_ms, flush, [&] { launch(stream_.get()); });
 }
 

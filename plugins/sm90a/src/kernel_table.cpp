@@ -10,6 +10,10 @@ SPMMA_DECLARE_FATBIN(sm90a_spgemm_bf16)
 SPMMA_DECLARE_FATBIN(sm90a_spgemm_tf32)
 SPMMA_DECLARE_FATBIN(sm90a_spgemm_f8)
 SPMMA_DECLARE_FATBIN(sm90a_spgemm_i8)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_f16_decode)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_bf16_decode)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_f8_decode)
+SPMMA_DECLARE_FATBIN(sm90a_spgemm_i8_decode)
 
 namespace spmma_sm90a {
 namespace {
@@ -83,6 +87,22 @@ std::vector<KernelEntry> build_table() {
     {
         const void* image = SPMMA_FATBIN(sm90a_spgemm_i8);
 #include <spmma_sm90a/kernels/i8.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_f16_decode);
+#include <spmma_sm90a/kernels/f16_decode.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_bf16_decode);
+#include <spmma_sm90a/kernels/bf16_decode.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_f8_decode);
+#include <spmma_sm90a/kernels/f8_decode.inc>
+    }
+    {
+        const void* image = SPMMA_FATBIN(sm90a_spgemm_i8_decode);
+#include <spmma_sm90a/kernels/i8_decode.inc>
     }
 #undef SPMMA_SM90A_KERNEL
     add_split_kernels(t);

@@ -1,5 +1,6 @@
 #include "selection.hpp"
 
+#include <spmma_plugin/env_choice.hpp>
 #include <spmma_sm90a/problem_check.hpp>
 
 #include <algorithm>
@@ -16,6 +17,18 @@ std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p) {
 
 bool tma_epilogue_possible(const spmma_problem& p) {
     return p.beta == 0.0 && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
+}
+
+MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev) {
+    MachineModel mm;
+    if (dev.sm_clock_khz > 0) mm.dram_bytes_per_clk = dev.dram_bytes_per_s() / (dev.sm_clock_khz * 1e3);
+    return mm;
+}
+
+bool stream_k_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
+    if (const auto forced = spmma_plugin::env_choice("SPMMA_SM90A_STREAMK", {"off", "on"})) return *forced == 1;
+    return stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count, tma_epilogue_possible(p),
+                         machine_model(dev));
 }
 
 }  // namespace spmma_sm90a

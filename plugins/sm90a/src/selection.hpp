@@ -5,6 +5,9 @@
 
 #include "kernel_table.hpp"
 
+#include <spmma_plugin/cuda_driver.hpp>
+#include <spmma_sm90a/perf_model.hpp>
+
 #include <vector>
 
 namespace spmma_sm90a {
@@ -16,5 +19,12 @@ std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);
 // (beta == 0) and a row of D is a whole number of 16-byte units (TMA's pitch rule). Kernels
 // without buffers (TileConfig::tma_store) store directly whatever this says.
 bool tma_epilogue_possible(const spmma_problem& p);
+
+// The cost model of this device: its DRAM bytes per SM clock at the peak clocks.
+MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev);
+
+// Whether the launch of `cfg` on `p` runs stream-K (perf_model.hpp, stream_k_pays), as the
+// heuristic's estimate assumed; SPMMA_SM90A_STREAMK=off|on overrides it (A/B runs).
+bool stream_k_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev);
 
 }  // namespace spmma_sm90a

@@ -54,10 +54,12 @@ protected:
         std::vector<TileConfig> cs;
         for (const KernelEntry* e : ks) cs.push_back(e->cfg);
         const bool tma_epilogue = tma_epilogue_possible(p);
+        const MachineModel mm = machine_model(dev);
         const auto clocks = [&](const TileConfig& c) {
-            return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue);
+            return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue, mm);
         };
-        const int i = choose_config(cs, clocks);
+        const int i = choose_config(
+            cs, [&](const TileConfig& c) { return estimate(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue, mm); });
         if (i < 0) {
             if (why) *why = "unsupported: no sm90a kernel for this problem";
             return nullptr;

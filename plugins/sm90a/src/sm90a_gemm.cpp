@@ -61,7 +61,8 @@ public:
             plan_split_grids(tiles_m, tiles_n, main_clusters);
         } else {
             const int ctm = (tiles_m + cfg.cm - 1) / cfg.cm, ctn = (tiles_n + cfg.cn - 1) / cfg.cn;
-            set_grid(main_, tiles_m, tiles_n, 0, 0, static_cast<int64_t>(ctm) * ctn, main_clusters, stream_k_mode());
+            set_grid(main_, tiles_m, tiles_n, 0, 0, static_cast<int64_t>(ctm) * ctn, main_clusters,
+                     stream_k_wanted(cfg, p, props_) ? StreamKMode::On : StreamKMode::Off);
         }
         set_epilogue();
     }
@@ -155,10 +156,6 @@ private:
         cuda::launch(g.fn, g.shape, stream, args);
     }
 
-    static StreamKMode stream_k_mode() {
-        return env_choice("SPMMA_SM90A_STREAMK", {"off", "on"}).value_or(0) == 1 ? StreamKMode::On : StreamKMode::Off;
-    }
-
     // Fills g's launch shape but for the grid (block, cluster, shared memory) and returns how many
     // clusters of g's kernel fit on the device at once, at most `most` (one CTA per SM: the shared
     // memory of a stage ring takes the SM).
@@ -176,9 +173,8 @@ private:
     }
 
     // g computes the tiles_m x tiles_n CTA tiles from (tile_m0, tile_n0) on, visiting its first
-    // `cluster_tiles` cluster tiles: whole tiles, or (SPMMA_SM90A_STREAMK=on) stream-K for the last
-    // turn where whole tiles would leave clusters idle (stream_k.hpp; off by default: measured
-    // slower at most shapes).
+    // `cluster_tiles` cluster tiles: whole tiles, or stream-K for the last turn where whole tiles
+    // would leave clusters idle (stream_k.hpp), where `sk_mode` says (stream_k_wanted).
     void set_grid(Grid& g, int tiles_m, int tiles_n, int tile_m0, int tile_n0, int64_t cluster_tiles, int clusters,
                   StreamKMode sk_mode) {
         const TileConfig& cfg = g.cfg;

@@ -45,10 +45,15 @@ struct DeviceProperties {
     int sm_count = 0;
     int max_smem_per_block_optin = 0;
     int l2_bytes = 0;
+    int sm_clock_khz = 0;       // the SMs' peak clock
+    int mem_clock_khz = 0;      // the memory's peak clock (a transfer on each edge)
+    int mem_bus_bits = 0;       // the memory bus width
     int driver_version = 0;
     std::string uuid;        // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as NVML prints it
     std::string pci_bus_id;  // "0000:18:00.0"
     std::string arch() const { return "sm_" + std::to_string(major * 10 + minor); }
+    // DRAM bytes per second at the memory's peak clock: two transfers per clock, bus width / 8 each.
+    double dram_bytes_per_s() const { return 2.0 * mem_clock_khz * 1e3 * mem_bus_bits / 8.0; }
 };
 
 int device_count();  // 0 when there is no driver
@@ -151,10 +156,10 @@ private:
 };
 
 // Launches `launch` warmup + iterations times on `stream`, timing each timed launch with a
-// pair of events; fills times_ms. With `flush`, the buffer is overwritten before each timed
-// launch, outside its events (evicts L2). Checks for errors after the warm-up and at the end.
-template <class Launch>
-void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, const DeviceBuffer* flush, Launch&& launch);
+// pair of events; fills times_ms. `flush` runs before each timed launch, outside its events
+// (the L2 flush, or nothing). Checks for errors after the warm-up and at the end.
+template <class Flush, class Launch>
+void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, Flush&& flush, Launch&& launch);
 
 void record_times(const Stream& stream, int iterations, float* times_ms, const std::vector<CUevent>& events);
 
@@ -209,6 +214,10 @@ void probe_device(int ordinal, spmma_device_info* out, Pred runs_here) {
                      std::to_string(p.driver_version / 1000) + "." + std::to_string(p.driver_version % 1000 / 10));
         write_string(info.uuid, sizeof info.uuid, p.uuid);
         write_string(info.pci_bus_id, sizeof info.pci_bus_id, p.pci_bus_id);
+        info.sm_count = p.sm_count;
+        info.sm_clock_khz = p.sm_clock_khz;
+        info.mem_clock_khz = p.mem_clock_khz;
+        info.mem_bus_bits = p.mem_bus_bits;
         const std::string reason = runs_here(p);
         info.runnable = reason.empty() ? 1 : 0;
         write_string(info.reason, sizeof info.reason, reason);
@@ -216,8 +225,8 @@ void probe_device(int ordinal, spmma_device_info* out, Pred runs_here) {
     copy_out(out, info);
 }
 
-template <class Launch>
-void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, const DeviceBuffer* flush, Launch&& launch) {
+template <class Flush, class Launch>
+void timed_runs(const Stream& stream, int warmup, int iterations, float* times_ms, Flush&& flush, Launch&& launch) {
     const Driver& d = require_driver();
     for (int i = 0; i < warmup; ++i) launch();
     stream.synchronize();
@@ -232,7 +241,7 @@ void timed_runs(const Stream& stream, int warmup, int iterations, float* times_m
     } guard{d, events};
     for (auto& e : events) CU_CHECK(d.cuEventCreate(&e, CU_EVENT_DEFAULT));
     for (int i = 0; i < iterations; ++i) {
-        if (flush) CU_CHECK(d.cuMemsetD8Async(flush->get(), static_cast<unsigned char>(i), flush->size(), stream.get()));
+        flush();
         CU_CHECK(d.cuEventRecord(events[2 * i], stream.get()));
         launch();
         CU_CHECK(d.cuEventRecord(events[2 * i + 1], stream.get()));

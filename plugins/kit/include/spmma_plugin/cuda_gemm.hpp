@@ -76,7 +76,8 @@ protected:
     DeviceBuffer c_, d_;
 
 private:
-    DeviceBuffer l2_flush_;  // twice the L2 size, written before each timed launch (SPMMA_RUN_FLUSH_L2)
+    DeviceBuffer l2_flush_;       // twice the L2 size, read before each timed launch (SPMMA_RUN_FLUSH_L2)
+    DeviceBuffer l2_flush_sink_;  // the flush kernel's output, never written (device/flush.cu)
 };
 
 }  // namespace spmma_plugin::cuda

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 namespace spmma_sm90a {
@@ -34,7 +35,23 @@ struct MachineModel {
     double epilogue_bytes_per_clk = 32;  // D (and C) per SM when the warps store it directly
     double epilogue_smem_bytes_per_clk = 128;  // D per SM into the epilogue buffers (TMA stores it)
     double tile_overhead_clk = 600;   // per tile: barrier round trips, scheduler, pipeline drain
+    // The device's DRAM bytes per SM clock, all SMs together (0: no DRAM term), and the share of it
+    // a stream of TMA loads reaches. NOTES.md, "Decode": a weight times a few tokens streams A
+    // from DRAM, and that, not shared memory, bounds the launch.
+    double dram_bytes_per_clk = 0;
+    double dram_efficiency = 0.9;
 };
+
+// Bytes a launch moves through DRAM at least: compressed A and its metadata (4 bits per group of
+// four), B and D, once each (A padded along k to whole stages, as the kernels read it).
+double dram_bytes(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes);
+
+// Whether a launch deals k-ranges to every cluster (stream-K, stream_k.hpp) rather than whole tiles:
+// where DRAM bounds it even with every SM busy (decode: a weight times a few tokens, where every
+// SM must pull its share of A and none may idle in the last turn). NOTES.md, "Stream-K with ranges
+// in step": where the SMs bound the launch, the partials cost more than the idle share won back.
+bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
+                   bool tma_epilogue, const MachineModel& mm = {});
 
 // Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
 // bm bn bk / 64 clocks per k-tile for every family): what the tensor cores read from shared
@@ -53,6 +70,17 @@ double mainloop_efficiency(const TileConfig& c, const MachineModel& mm = {});
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                         bool tma_epilogue, const MachineModel& mm = {});
 
+// What choose_config weighs: the estimate, whether DRAM bounds it (the SMs' part, turns of main
+// loop, epilogue and overhead with the stream-K choice of stream_k_pays, is below the DRAM term),
+// and for such launches the tile's columns of D (ceil(n / bn): each reads A again) and its area.
+struct Estimate {
+    double clocks;
+    bool dram_bound;
+    int64_t n_tiles, area;
+};
+Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                  const MachineModel& mm = {});
+
 // Rank of a configuration's cluster shape among estimates that tie (lower first): 2x1, 1x1, 2x2,
 // then the rest (1x2, 4x1, 8x1). NOTES: the model sees no effect of a cluster (shared memory, not
 // L2, limits it), but the cluster sweeps put 2x1 (B multicast) ahead of 1x1 on every large tile,
@@ -69,17 +97,28 @@ int cluster_tie_rank(const TileConfig& c);
 // and measured level or behind, stays outside.
 constexpr double kEstimateTieBand = 1.015;
 
-// Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest, the best
-// cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte of D:
-// where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the one
-// with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's error
-// it wastes less on partial tiles and turns, and measured ahead), then the least estimate, then
-// the first listed (plugins/sm90a/NOTES.md, "Heuristic tie band 1.5 %"). -1 when cs is empty.
-template <class Configs, class Estimate>
-int choose_config(const Configs& cs, Estimate&& clocks_of) {
+// Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
+// where both are bound by DRAM the fewer columns of tiles, then the smaller tile (NOTES.md,
+// "Decode": at 128 tokens 128x128 ran ahead of 256x128, whose SM time the model puts lower); else
+// the best cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
+// of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the
+// one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
+// error it wastes less on partial tiles and turns, and measured ahead), then the least estimate,
+// then the first listed (plugins/sm90a/NOTES.md, "Heuristic tie band 1.5 %"). -1 when cs is empty.
+// `estimate_of` returns an Estimate, or only the clocks (a double: never bound by DRAM).
+template <class Configs, class EstimateOf>
+int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
     const int count = static_cast<int>(cs.size());
+    std::vector<Estimate> e(static_cast<size_t>(count));
     std::vector<double> t(static_cast<size_t>(count));
-    for (int i = 0; i < count; ++i) t[i] = clocks_of(cs[i]);
+    for (int i = 0; i < count; ++i) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(estimate_of(cs[i]))>, Estimate>) {
+            e[i] = estimate_of(cs[i]);
+        } else {
+            e[i] = Estimate{estimate_of(cs[i]), false, 0, 0};
+        }
+        t[i] = e[i].clocks;
+    }
     if (count == 0) return -1;
     const double least = *std::min_element(t.begin(), t.end());
     int best = -1;
@@ -92,7 +131,10 @@ int choose_config(const Configs& cs, Estimate&& clocks_of) {
         const int ri = cluster_tie_rank(cs[i]), rb = cluster_tie_rank(cs[best]);
         const int wi = cs[i].epi_row_bytes(), wb = cs[best].epi_row_bytes();
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
-        if (ri != rb) {
+        const Estimate &ei = e[i], &eb = e[best];
+        if (ei.dram_bound && eb.dram_bound && (ei.n_tiles != eb.n_tiles || ei.area != eb.area)) {
+            if (ei.n_tiles < eb.n_tiles || (ei.n_tiles == eb.n_tiles && ei.area < eb.area)) best = i;
+        } else if (ri != rb) {
             if (ri < rb) best = i;
         } else if (wi != wb) {
             if (wi > wb) best = i;

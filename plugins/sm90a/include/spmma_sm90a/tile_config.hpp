@@ -60,9 +60,18 @@ struct TileConfig {
     SPMMA_HD constexpr bool epi_fits(int row_bytes, int buffers) const {
         return epi_offset() + consumers() * buffers * 64 * row_bytes + 2 * stages * 8 + 1024 <= kMaxSmemPerCta;
     }
-    SPMMA_HD constexpr int epi_row_bytes() const { return epi_fits(128, 1) ? 128 : epi_fits(64, 1) ? 64 : 0; }
+    // Narrow tiles (bn < 64, the decode kernels) store D directly: a 16-bit chunk of a 64-byte
+    // row is 32 columns, wider than their tiles, and their D is a few kilobytes a tile.
+    SPMMA_HD constexpr int epi_row_bytes() const {
+        return bn < 64 ? 0 : epi_fits(128, 1) ? 128 : epi_fits(64, 1) ? 64 : 0;
+    }
     SPMMA_HD constexpr bool tma_store() const { return epi_row_bytes() > 0; }
-    SPMMA_HD constexpr int epi_buffers() const { return !tma_store() ? 0 : epi_fits(epi_row_bytes(), 2) ? 2 : 1; }
+    // Chunks of one tile's D in the narrowest output (16-bit): two buffers alternate across tiles
+    // only when every tile has an even number of them.
+    SPMMA_HD constexpr int epi_chunks16(int row_bytes) const { return m_blocks() * bn * 2 / row_bytes; }
+    SPMMA_HD constexpr int epi_buffers() const {
+        return !tma_store() ? 0 : epi_fits(epi_row_bytes(), 2) && epi_chunks16(epi_row_bytes()) % 2 == 0 ? 2 : 1;
+    }
     SPMMA_HD constexpr int epi_buffer_bytes() const { return 64 * epi_row_bytes(); }
     // With one buffer of its own, a consumer can borrow two more from the B rows of the tile's
     // last pipeline stage for the epilogue (the kernel holds that stage until the stores have
@@ -111,7 +120,7 @@ struct TileConfig {
 
     // Everything the kernel relies on; the device template static_asserts it, the host tests it.
     SPMMA_HD constexpr bool valid() const {
-        const bool n_ok = bn == 64 || bn == 96 || bn == 128 || bn == 192 || bn == 256;
+        const bool n_ok = bn == 16 || bn == 32 || bn == 64 || bn == 96 || bn == 128 || bn == 192 || bn == 256;
         return (bm == 64 || bm == 128 || bm == 256) && n_ok && wg_m() % 64 == 0 && stages >= 2 &&
                cm >= 1 && cn >= 1 && cluster_size() <= 8 && a_slice_rows() % 16 == 0 &&
                b_slice_rows() % 8 == 0 && e_slice_blocks() >= 1 && smem_bytes() <= kMaxSmemPerCta &&
