@@ -160,14 +160,11 @@ __device__ __forceinline__ uint32_t pack_pair(float2 v) {
 // Float epilogue of one consumer thread: D = alpha * acc + beta * C, rounded to nearest even.
 // NOTES: a quad of lanes holds 8 adjacent columns of a row per block, 16 bytes of f16/bf16: half
 // a 32-byte sector, whose other half the next block's store writes. Those partial-sector writes
-// made 16-bit D slower than f32 D (H200, 4096x4096x128 e4m3: 38.9 us for bf16, 29.3 us for
-// f32). So for 16-bit D, two blocks' pairs are exchanged inside the quad (lane t gets the four
-// columns 4t..4t+3 of the 16) and each lane writes 8 bytes: a whole sector per quad and row.
-// The exchange runs on every lane (shuffles need the whole warp); only the store is per row.
-// Measured A/B on the H200 (bench/NOTES.md, 2026-11-22, "16-bit D in whole sectors"; old -> new ms):
-// bf16 D from the one-m-block tiles (128x256) gains 7-10 % (4096^3 e4m3 0.087 -> 0.078); f16 D
-// loses 2-4 % there, and every 256x192 kernel (two m-blocks, 192 accumulators per thread) loses
-// 8-22 % (4096^3 f16 0.153 -> 0.188). So only bf16 D of one-m-block tiles takes this path.
+// made 16-bit D slower than f32 D. So for 16-bit D, two blocks' pairs are exchanged inside the
+// quad (lane t gets the four columns 4t..4t+3 of the 16) and each lane writes 8 bytes: a whole
+// sector per quad and row. The exchange runs on every lane (shuffles need the whole warp); only
+// the store is per row. It paid for bf16 D of the one-m-block tiles alone; f16 D and the
+// two-m-block tiles lost (bench/NOTES.md, "16-bit D in whole sectors"), so only those take it.
 template <class K, class Out>
 inline constexpr bool kSectorStores = std::is_same_v<Out, __nv_bfloat16> && K::kMBlocks == 1;
 
@@ -329,9 +326,9 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                 for (int b = 0; b < kBlocks; ++b) {
                     const int i = c * kBlocks + b;
                     uint8_t* dst = buf + epi_block_offset(row_off, b, kEb);
-                    // No C on this path (p.use_c is 0), so no offset into it. NOTES: with the
-                    // runtime test of p.use_c left in, s8 128x256 at 4096^3 ran 7 % slower (H200,
-                    // 0.0752 -> 0.0804 ms, three alternating repetitions).
+                    // No C on this path (p.use_c is 0), so no offset into it. NOTES: a runtime
+                    // test of p.use_c left in here measured slower (bench/NOTES.md, the A/B of
+                    // the runtime test of p.use_c).
                     if constexpr (std::is_same_v<Out, int32_t>) {
                         *reinterpret_cast<int2*>(dst) = scaled_pair_int<K, false>(acc[j], i, h, p, 0, true);
                     } else {
@@ -628,7 +625,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             keep_acc();
             // NOTES: every CTA writes its epilogue at the same moment (equal tiles) while no wgmma
             // runs, and with one buffer of its own a consumer's chunks wait in turn for TMA to read
-            // it (about 1.3 us a turn at 4096^3, plugins/sm90a/NOTES.md). Where the tile's last
+            // it (plugins/sm90a/NOTES.md, "Where in the launch the 4096^3 kernel waits"). Where the tile's last
             // stage has room (TileConfig::epi_borrows), the consumers keep that stage and write D
             // into its B rows as well, and release it once those stores have read it.
             // (a unit that ends before the tile's last k-tile writes no D: it leaves a partial)
