@@ -1,8 +1,9 @@
 // The worker side: `spmma worker --fd N` loads one plugin and serves the parent's requests on the
 // socket N until it closes. Operands and results stay in the parent's shared memory; the maps are
 // kept while their region lives, so a sweep maps each region once.
-#include <spmma/core/endpoint.hpp>
+#include <spmma/core/worker_main.hpp>
 
+#include <spmma/core/endpoint.hpp>
 #include <spmma/core/wire.hpp>
 
 #include "conformance_checks.hpp"

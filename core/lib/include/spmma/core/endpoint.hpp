@@ -77,7 +77,4 @@ PluginIdentity identity_from_json(const nlohmann::json& j);
 nlohmann::json device_to_json(const DeviceInfo& d);
 DeviceInfo device_from_json(const nlohmann::json& j);
 
-// Worker side: serves one plugin over the socket `fd` until it closes (the `spmma worker` command).
-int run_worker(int fd);
-
 }  // namespace spmma

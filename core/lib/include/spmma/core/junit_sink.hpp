@@ -9,7 +9,7 @@
 #pragma once
 
 #include <spmma/core/junit.hpp>
-#include <spmma/core/runner.hpp>
+#include <spmma/core/record_sink.hpp>
 #include <spmma/core/stored_record.hpp>
 
 #include <filesystem>

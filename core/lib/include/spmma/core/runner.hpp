@@ -7,6 +7,7 @@
 #include <spmma/core/endpoint.hpp>
 #include <spmma/core/job.hpp>
 #include <spmma/core/record.hpp>
+#include <spmma/core/record_sink.hpp>
 
 #include <atomic>
 #include <filesystem>
@@ -32,14 +33,6 @@ struct RunnerOptions {
     std::filesystem::path save_failures;    // failed runs' operands and D as .npy
     std::string plugin_dir;                 // for the reproducing command lines
     std::set<std::string> done;             // --resume: resume_key()s of records already written
-};
-
-// Receives records as they are made.
-class RecordSink {
-public:
-    virtual ~RecordSink() = default;
-    virtual void record(const Record& r) = 0;
-    virtual void finish() {}
 };
 
 // Progress of a long run (the terminal's progress line).

@@ -1,11 +1,8 @@
-#include <spmma/core/report.hpp>
+#include <spmma/core/table_sink.hpp>
 
 #include <fmt/format.h>
 
 #include <unistd.h>
-
-#include <iostream>
-#include <stdexcept>
 
 namespace spmma {
 
@@ -63,76 +60,6 @@ void TableSink::finish() {
     fmt::print(out_, "\n{} verified, {} failed, {} errors, {} not verified, {} skipped\n", counts_[0], counts_[1], counts_[3],
                counts_[2], counts_[4]);
     std::fflush(out_);
-}
-
-namespace {
-
-std::ostream* open_output(const std::string& path, std::ofstream& file) {
-    if (path == "-") return &std::cout;
-    file.open(path, std::ios::out | std::ios::trunc);
-    if (!file) throw std::runtime_error(fmt::format("cannot write {}", path));
-    return &file;
-}
-
-}  // namespace
-
-JsonLinesSink::JsonLinesSink(const std::string& path, bool append) {
-    if (path == "-") {
-        file_ = stdout;
-        return;
-    }
-    file_ = std::fopen(path.c_str(), append ? "a" : "w");
-    if (!file_) throw std::runtime_error(fmt::format("cannot write {}", path));
-    owned_ = true;
-}
-
-JsonLinesSink::~JsonLinesSink() {
-    if (owned_) std::fclose(file_);
-}
-
-void JsonLinesSink::record(const Record& r) {
-    const std::string line = r.to_json().dump() + "\n";
-    std::fwrite(line.data(), 1, line.size(), file_);
-    std::fflush(file_);
-    if (owned_) fsync(fileno(file_));
-}
-
-CsvSink::CsvSink(const std::string& path) : out_(open_output(path, file_)) {
-    const auto h = Record::csv_header();
-    for (size_t i = 0; i < h.size(); ++i) *out_ << (i ? "," : "") << h[i];
-    *out_ << '\n';
-}
-
-void CsvSink::record(const Record& r) {
-    const auto row = r.csv_row();
-    for (size_t i = 0; i < row.size(); ++i) *out_ << (i ? "," : "") << csv_escape(row[i]);
-    *out_ << '\n';
-    out_->flush();
-}
-
-void TerminalProgress::start(size_t total) {
-    total_ = total;
-    t0_ = std::chrono::steady_clock::now();
-}
-
-void TerminalProgress::step(size_t done, const std::string& what) {
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-    if (elapsed < 2.0 && !shown_) return;
-    shown_ = true;
-    std::string eta = "?";
-    if (done > 0) {
-        const auto left = static_cast<long>(elapsed / static_cast<double>(done) * static_cast<double>(total_ - done));
-        eta = fmt::format("{}:{:02}", left / 60, left % 60);
-    }
-    std::string line = fmt::format("[{}/{}] {}  ETA {}", done + 1, total_, what, eta);
-    if (line.size() > 118) line = line.substr(0, 115) + "...";
-    fmt::print(tty_, "\r\033[K{}", line);
-    std::fflush(tty_);
-}
-
-void TerminalProgress::finish() {
-    if (shown_) fmt::print(tty_, "\r\033[K");
-    std::fflush(tty_);
 }
 
 }  // namespace spmma
