@@ -3,10 +3,13 @@
 #include "command.hpp"
 #include "device_slots.hpp"
 
+#include <spmma/core/csv_sink.hpp>
+#include <spmma/core/json_lines_sink.hpp>
 #include <spmma/core/junit_sink.hpp>
-#include <spmma/core/report.hpp>
-#include <spmma/core/sweep.hpp>
 #include <spmma/core/runner.hpp>
+#include <spmma/core/sweep.hpp>
+#include <spmma/core/table_sink.hpp>
+#include <spmma/core/terminal_progress.hpp>
 
 #include <fmt/format.h>
 

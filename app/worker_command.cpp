@@ -1,7 +1,7 @@
 // spmma worker --fd N: the process a plugin runs in (started by spmma itself, not by users).
 #include "command.hpp"
 
-#include <spmma/core/endpoint.hpp>
+#include <spmma/core/worker_main.hpp>
 
 namespace spmma::app {
 namespace {

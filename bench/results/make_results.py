@@ -7,7 +7,7 @@ peer of each cell and the ratio to it.
         [--peers peers.json|peers.txt] [--command 'THE COMMAND THAT RAN'] [--out bench/RESULTS.md]
         [--shapes configs/llm-shapes.toml] [--peer-plugins cublas,cusparselt]
 
-RECORDS: JSON lines written by `spmma run|gemm --json` (core/lib/src/record.cpp). A plugin's figure
+RECORDS: JSON lines written by `spmma run|gemm --json` (core/records/src/record.cpp). A plugin's figure
 in a cell is its fastest verified record there (sm80's device script times several kernels per
 cell); a cell with records but none verified shows their status instead of a figure.
 --peers: bench/baselines/peers.py's peers.json, or its printed table when only that was kept

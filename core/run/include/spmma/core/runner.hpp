@@ -1,0 +1,101 @@
+// The runner: each job x each plugin (x each selected kernel) -> one record. A job's operands
+// are generated once into shared memory and read there by every plugin (in its worker process
+// or here); the reference is computed once per job, beside the plugins' runs, and a sampled
+// check downloads only the elements it reads. Every record says where its time went (phases).
+#pragma once
+
+#include <spmma/core/endpoint.hpp>
+#include <spmma/core/job.hpp>
+#include <spmma/core/record.hpp>
+#include <spmma/core/record_sink.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace spmma {
+
+struct RunnerOptions {
+    std::vector<std::string> plugins;       // --plugin: replaces each job's list
+    std::vector<std::string> kernels;       // --kernel globs: replace each job's
+    int device = 0;
+    std::optional<int> warmup, iterations;  // override each job's
+    std::optional<reference::VerifyMode> verify;
+    reference::VerifyOptions verify_options; // samples, threshold (mode comes from the job)
+    std::optional<TimingPolicy> timing;     // --min-time, --max-noise, --max-time, --flush-l2: replace each job's
+    double timeout_s = 0;                   // --timeout per plugin call; 0: scaled with the problem
+    std::string baseline;                   // plugin whose median each record is compared with
+    std::filesystem::path save_operands;    // every run's operands and D as .npy
+    std::filesystem::path save_failures;    // failed runs' operands and D as .npy
+    std::string plugin_dir;                 // for the reproducing command lines
+    std::set<std::string> done;             // --resume: resume_key()s of records already written
+};
+
+// Progress of a long run (the terminal's progress line).
+class Progress {
+public:
+    virtual ~Progress() = default;
+    virtual void start(size_t total_steps) = 0;
+    virtual void step(size_t done, const std::string& what) = 0;
+    virtual void finish() = 0;
+};
+
+struct RunSummary {
+    int verified = 0, failed = 0, unverified = 0, errors = 0, skipped = 0;
+    int missing = 0;        // of the errors: plugins asked for by name that are not loaded
+    int resumed = 0;        // --resume: plugin steps whose records the file already held (not run again)
+    double wall_ms = 0;     // run_jobs from start to end
+    int devices = 1;        // run_on_devices: how many ran side by side
+    Phases phases;          // summed over the records
+    double gpu_busy_ms = 0; // the timed launches of GPU records: warm-up launches x median + every timed launch
+    RunSummary& operator+=(const RunSummary& o);  // counts, phases and GPU time (not the wall time)
+    // 0 all verified (or unverified by request), 1 a failure or error (a plugin asked for by name
+    // and not loaded included), 3 nothing ran (and nothing failed but missing plugins) and nothing
+    // was already recorded (--resume).
+    int exit_code() const;
+    // "where the time went": each phase's seconds and share of the wall time, the GPU's share.
+    std::string phase_table(double startup_ms) const;
+};
+
+RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins,
+                    const RunnerOptions& options, const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
+
+// The jobs a runner takes next: in order, each once, however many runners (devices) take them.
+class JobFeed {
+public:
+    explicit JobFeed(size_t jobs) : jobs_(jobs) {}
+    std::optional<size_t> next() {
+        const size_t i = next_.fetch_add(1);
+        return i < jobs_ ? std::optional<size_t>(i) : std::nullopt;
+    }
+
+private:
+    size_t jobs_;
+    std::atomic<size_t> next_{0};
+};
+
+// One device and the plugins that run on it (their own worker processes).
+struct DeviceSlot {
+    int device = 0;
+    std::vector<std::unique_ptr<PluginEndpoint>> plugins;
+};
+
+// --devices: one runner per device, each taking the next job when it is done with its last, so
+// problems go out as devices free up; every record names its device. The sinks and the progress
+// line are shared (one record at a time). One slot is run_jobs on that device.
+RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<DeviceSlot>& slots, const RunnerOptions& options,
+                          const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
+
+// Does `name` match any of the shell-style globs?
+bool matches_any(const std::string& name, const std::vector<std::string>& globs);
+
+// The time limit of each plugin call of a job when --timeout is not given: 60 s plus the job's
+// launches ((warm-up + iterations + 1) x 2mnk) at 1 TFLOP/s on a GPU or 1 GFLOP/s on a host
+// device, plus --min-time / --max-time.
+double default_timeout_s(const Job& job, const TimingPolicy& timing, bool gpu);
+
+}  // namespace spmma
