@@ -15,6 +15,16 @@ done
 if [ -x "$BUILD/bench-cutlass/cutlass_sm80_sparse" ]; then
     mkdir -p .deploy/build/bench-cutlass && cp "$BUILD/bench-cutlass/cutlass_sm80_sparse" .deploy/build/bench-cutlass/
 fi
+# The two-device test plugins of tests/faults that bench/devices/two_gpu.sh runs (a fault on
+# device 1 only, and its well-behaved twin), where the build tree has them.
+for f in segv_run_device1 good_two_devices; do
+    src=$BUILD/tests/faults/plugins/$f
+    if [ -d "$src" ]; then
+        mkdir -p .deploy/build/tests/faults/plugins/$f && cp "$src"/*.so .deploy/build/tests/faults/plugins/$f/
+    else
+        echo "pack.sh: $src not built, left out (target spmma_fault_$f)"
+    fi
+done
 for f in "$BUILD"/lib/spmma/plugins/*.so; do
     case $f in *sm120a*) ;; *) cp "$f" .deploy/build/lib/spmma/plugins/ ;; esac
 done

@@ -207,3 +207,34 @@ TEST_CASE("spmma report exits 2 on a malformed record naming file and line, 3 wi
     CHECK(empty.code == 3);
     CHECK(spmma_cli("report " + bad).code == 2);  // no -o
 }
+
+TEST_CASE("the report tells two GPUs of one name apart: the summary names each by index and UUID, a failure its device",
+          "[cli][report][devices]") {
+    // Four real cpu records made into a --devices all run on two GPUs of one name, the last one
+    // an error on device 1.
+    const std::string real = temp_path("report_two_gpus_real.jsonl");
+    const auto r = spmma_cli("gemm --m 32,48,64,80 --n 64 --k 64 --dtype f16 --iterations 2 --warmup 1 --plugin cpu --no-progress --json " + real);
+    INFO(r.out);
+    REQUIRE(r.code == 0);
+    std::istringstream lines(read_file(real));
+    std::string line, out;
+    for (int i = 0; std::getline(lines, line); ++i) {
+        auto j = nlohmann::json::parse(line);
+        j["device"] = {{"index", i % 2}, {"name", "NVIDIA H100 80GB HBM3"}, {"arch", "sm_90"}, {"uuid", i % 2 ? "GPU-bbbb" : "GPU-aaaa"}};
+        if (i == 3) {
+            j["status"] = "error";
+            j["stage"] = "run";
+            j["reason"] = "crashed: SIGSEGV in run";
+            j.erase("timing");
+        }
+        out += j.dump() + "\n";
+    }
+    const std::string records = write_file("report_two_gpus.jsonl", out), page = temp_path("report_two_gpus.html");
+    const auto rep = spmma_cli("report " + records + " -o " + page);
+    INFO(rep.out);
+    REQUIRE(rep.code == 0);
+    const std::string html = read_file(page);
+    CHECK_THAT(html, Catch::Contains("NVIDIA H100 80GB HBM3 (sm_90), device 0, GPU-aaaa (2)"));
+    CHECK_THAT(html, Catch::Contains("NVIDIA H100 80GB HBM3 (sm_90), device 1, GPU-bbbb (2)"));
+    CHECK_THAT(html, Catch::Contains("<td>NVIDIA H100 80GB HBM3 (device 1)</td><td class=\"bad\">error</td>"));
+}

@@ -3,6 +3,9 @@
  * CPU) that misbehaves in one way chosen at build time, for the fault-injection tests:
  *   FAULT_SEGV_RUN, FAULT_SEGV_PROBE, FAULT_ABORT_CREATE, FAULT_EXIT0_RUN, FAULT_HANG_RUN, FAULT_WRONG_D,
  *   FAULT_NAN_D, FAULT_NULL_TABLE; PLUGIN_NAME sets its name (a duplicate of "cpu" is a fault too).
+ * FAULT_DEVICES=N gives it N devices (default 1; more than one: each the host CPU under a name
+ * and UUID of its own), for the --devices tests; FAULT_SEGV_RUN_DEVICE1 (two devices) crashes in run on device 1
+ * only and is correct on device 0: a fault on one GPU of a host.
  * Faults only the conformance suite (spmma check-plugin) sees:
  *   FAULT_LEAK_DESTROY (destroy frees nothing), FAULT_SHARED_ERROR (one last_error for all threads),
  *   FAULT_STRUCT_SIZE (writes whole out-structs whatever the host's struct_size),
@@ -24,6 +27,13 @@
 
 #ifndef PLUGIN_NAME
 #define PLUGIN_NAME "fault"
+#endif
+
+#if defined(FAULT_SEGV_RUN_DEVICE1) && !defined(FAULT_DEVICES)
+#define FAULT_DEVICES 2
+#endif
+#ifndef FAULT_DEVICES
+#define FAULT_DEVICES 1
 #endif
 
 #ifdef FAULT_SLOW_EXIT
@@ -80,6 +90,7 @@ static const spmma_kernel_info k_kernel = {sizeof(spmma_kernel_info), 0, PLUGIN_
 
 struct spmma_handle {
     spmma_problem p;
+    int32_t device;
     float *a, *b, *d;
 };
 
@@ -90,7 +101,7 @@ static spmma_status f_get_info(spmma_plugin_info* out) {
     return SPMMA_OK;
 }
 
-static int32_t f_device_count(void) { return 1; }
+static int32_t f_device_count(void) { return FAULT_DEVICES; }
 
 static spmma_status f_probe(int32_t device, spmma_device_info* out) {
 #ifdef FAULT_SLOW_PROBE
@@ -104,10 +115,15 @@ static spmma_status f_probe(int32_t device, spmma_device_info* out) {
     spmma_device_info info;
     memset(&info, 0, sizeof info);
     info.struct_size = sizeof info;
-    info.runnable = device == 0;
-    snprintf(info.name, sizeof info.name, "host CPU");
+    info.runnable = device >= 0 && device < FAULT_DEVICES;
     snprintf(info.arch, sizeof info.arch, "cpu");
-    if (device != 0) snprintf(info.reason, sizeof info.reason, "one device, 0");
+    if (FAULT_DEVICES == 1) {
+        snprintf(info.name, sizeof info.name, "host CPU");
+    } else {
+        snprintf(info.name, sizeof info.name, "host CPU as fault device %d", (int)device);
+        snprintf(info.uuid, sizeof info.uuid, "fault-%d", (int)device);
+    }
+    if (!info.runnable) snprintf(info.reason, sizeof info.reason, "devices 0 to %d only", FAULT_DEVICES - 1);
     if (!out) return fail(SPMMA_INVALID_ARGUMENT, "null device info");
     copy_out(out, &info, sizeof info);
     return SPMMA_OK;
@@ -125,7 +141,7 @@ static spmma_status check(int32_t device, const spmma_problem* in, const char* k
     if (!in) return fail(SPMMA_INVALID_ARGUMENT, "null problem");
     memset(p, 0, sizeof *p);
     memcpy(p, in, in->struct_size < sizeof *p ? in->struct_size : sizeof *p);
-    if (device != 0) return fail(SPMMA_UNSUPPORTED, "one device, 0");
+    if (device < 0 || device >= FAULT_DEVICES) return fail(SPMMA_UNSUPPORTED, "no such device");
     if (p->a_type != SPMMA_F16 || p->b_type != SPMMA_F16 || p->acc_type != SPMMA_F32 || p->d_type != SPMMA_F16 ||
         p->pattern != SPMMA_PATTERN_2_4 || p->k % 4 || p->beta != 0.0 || p->scale_type != SPMMA_DTYPE_NONE)
         return fail(SPMMA_UNSUPPORTED, "f16 x f16 -> f16 (f32 accumulation), 2:4, beta 0 only");
@@ -152,6 +168,7 @@ static spmma_status f_create(int32_t device, const spmma_problem* in, const char
     spmma_handle* h = calloc(1, sizeof *h);
     if (!h) return fail(SPMMA_OUT_OF_MEMORY, "out of memory");
     h->p = p;
+    h->device = device;
     *out = h;
     return SPMMA_OK;
 }
@@ -213,6 +230,13 @@ static spmma_status f_run(spmma_handle* h, const spmma_run_config* in) {
     fprintf(stderr, "fault plugin: writing through a null pointer in run\n");
     fflush(stderr);
     *(volatile int*)0 = 1;
+#endif
+#ifdef FAULT_SEGV_RUN_DEVICE1
+    if (h->device == 1) {
+        fprintf(stderr, "fault plugin: writing through a null pointer in run on device 1\n");
+        fflush(stderr);
+        *(volatile int*)0 = 1;
+    }
 #endif
 #ifdef FAULT_EXIT0_RUN
     exit(0);

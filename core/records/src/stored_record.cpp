@@ -196,6 +196,8 @@ StoredRecord parse_record_line(const std::string& line, const std::string& where
     const json* device = f.object(root, "device", "device", false);
     r.device = f.text(device, "name", "device.name");
     r.device_arch = f.text(device, "arch", "device.arch");
+    if (device && FieldReader::member(*device, "index")) r.device_index = f.integer(device, "index", "device.index");
+    r.device_uuid = f.text(device, "uuid", "device.uuid");
     r.status = f.text(&root, "status", "status", true);
     if (r.status.empty()) f.fail("status", "empty");
     r.reason = f.text(&root, "reason", "reason");

@@ -29,6 +29,20 @@ bool several_devices(const Records& rs) {
     return d.size() > 1;
 }
 
+// Where a record ran, for a table cell or a tooltip: "NVIDIA H100 80GB HBM3 (device 1)".
+std::string device_at(const StoredRecord& r) {
+    return r.device_index < 0 ? r.device : fmt::format("{} (device {})", r.device, r.device_index);
+}
+
+// One device in the summary: "NVIDIA H100 80GB HBM3 (sm_90), device 1, GPU-8c1f...", each part
+// the record has. Two GPUs of one name on a host differ by index and UUID.
+std::string device_identity(const StoredRecord& r) {
+    std::string s = r.device_arch.empty() ? r.device : r.device + " (" + r.device_arch + ")";
+    if (r.device_index >= 0) s += fmt::format(", device {}", r.device_index);
+    if (!r.device_uuid.empty()) s += ", " + r.device_uuid;
+    return s;
+}
+
 std::string series_name(const StoredRecord& r, bool devices) { return devices && !r.device.empty() ? r.plugin + " on " + r.device : r.plugin; }
 
 // The fastest kernel of each plugin on each problem and device (records that ran, with a time).
@@ -129,9 +143,7 @@ std::string summary_section(const Records& rs, const ReportOptions& opt) {
     std::string files;
     for (const auto& [f, n] : opt.files) files += fmt::format("{}<code>{}</code> ({})", files.empty() ? "" : "; ", e(f), n);
     std::string out = "<h2 id=\"summary\">Summary</h2>\n" + count_table(rs) + "<dl class=\"facts\">\n";
-    out += fmt::format("<dt>devices</dt><dd>{}</dd>\n", tally(rs, [](const StoredRecord& r) {
-                           return r.device_arch.empty() ? r.device : r.device + " (" + r.device_arch + ")";
-                       }));
+    out += fmt::format("<dt>devices</dt><dd>{}</dd>\n", tally(rs, device_identity));
     out += fmt::format("<dt>spmma versions</dt><dd>{}</dd>\n", tally(rs, [](const StoredRecord& r) { return r.spmma_version; }));
     out += fmt::format("<dt>dates</dt><dd>{}</dd>\n", first.empty() ? "(none recorded)" : e(first == last ? first : first + " to " + last));
     out += fmt::format("<dt>hosts</dt><dd>{}</dd>\n", tally(rs, [](const StoredRecord& r) { return r.host; }));
@@ -168,7 +180,7 @@ std::string throughput_section(const std::vector<const StoredRecord*>& best, con
             add_point(c, styles, series_name(*r, devices),
                       {r->flops(), r->tflops(),
                        fmt::format("{} | {} {}: {:.4g} TFLOP/s, median {:.4g} ms{}{}", r->label, r->plugin, r->kernel, r->tflops(), r->median_ms,
-                                   r->status == "unverified" ? " (not verified)" : "", r->device.empty() ? "" : ", " + r->device)});
+                                   r->status == "unverified" ? " (not verified)" : "", r->device.empty() ? "" : ", " + device_at(*r))});
         }
         c.y = {"TFLOP/s", wide(ys, 100), false};
         out += "<figure>" + render_chart_svg(c, fmt::format("throughput-{}", ++charts)) + "</figure>\n";
@@ -249,7 +261,7 @@ std::string failures_section(const Records& rs) {
         if (r.has_verification && r.mismatches > 0) mm = fmt::format("{} of {} checked ({})\n", r.mismatches, r.checked, e(r.verify_mode)) + mm;
         rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"bad\">{}</td><td>{}</td><td><pre>{}</pre></td>"
                             "<td><code>{}</code></td><td>{}:{}</td></tr>\n",
-                            e(r.label), e(r.plugin), e(r.kernel), e(r.device), e(r.status), e(r.stage.empty() ? r.reason : r.stage + ": " + r.reason),
+                            e(r.label), e(r.plugin), e(r.kernel), e(device_at(r)), e(r.status), e(r.stage.empty() ? r.reason : r.stage + ": " + r.reason),
                             mm, e(r.command), e(r.file), r.line);
     }
     if (rows.empty()) return out + "<p>None.</p>\n";

@@ -69,6 +69,20 @@ TEST_CASE("fields this version does not know are ignored, the match key stays th
     CHECK(parse_record_line(j.dump(), "f:1").problem_key != key);
 }
 
+TEST_CASE("a record's device index and UUID are read back, and without them the index is -1", "[stored]") {
+    auto j = record_json("verified", {1.0});
+    const StoredRecord none = parse_record_line(j.dump(), "f:1");
+    CHECK(none.device_index == -1);
+    CHECK(none.device_uuid.empty());
+    j["device"]["index"] = 1;
+    j["device"]["uuid"] = "GPU-8c1f";
+    const StoredRecord one = parse_record_line(j.dump(), "f:1");
+    CHECK(one.device_index == 1);
+    CHECK(one.device_uuid == "GPU-8c1f");
+    j["device"]["index"] = "1";
+    CHECK_THROWS_WITH(parse_record_line(j.dump(), "f:7"), Catch::Contains("f:7: device.index: expected an integer"));
+}
+
 TEST_CASE("a malformed record file names the file, the line and the key", "[stored]") {
     auto no_m = record_json("verified", {1.0});
     no_m["problem"].erase("m");

@@ -29,6 +29,8 @@ struct StoredRecord {
     int64_t scale_block = 0;
 
     std::string plugin, plugin_kind, kernel, device, device_arch;
+    int64_t device_index = -1;  // device.index; -1 when the record has none
+    std::string device_uuid;
     std::string status, reason, stage;
 
     std::vector<double> times_ms;  // every timed iteration (finite, positive ones)

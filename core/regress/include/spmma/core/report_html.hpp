@@ -1,10 +1,12 @@
 // `spmma report`: record files -> one self-contained HTML page. Charts are inline SVG drawn by
 // svg_chart.cpp; the page loads nothing and runs no script.
-//   Summary      record counts by plugin and status, devices, spmma versions, dates, hosts, files
+//   Summary      record counts by plugin and status, devices (each by index and UUID where the
+//                records name them), spmma versions, dates, hosts, files
 //   Throughput   TFLOP/s against problem size (2mnk, log axis), one chart per operand type, a
 //                series per plugin (its fastest kernel per problem; per device when there are several)
 //   Speedup      each plugin over the baseline plugin per problem: charts and a table
-//   Failures     failed and errored records: problem, plugin, kernel, reason, first mismatches
+//   Failures     failed and errored records: problem, plugin, kernel, device (and its index), reason,
+//                first mismatches
 //   Skipped      grouped by plugin and reason
 #pragma once
 
