@@ -31,6 +31,7 @@ std::unique_ptr<Command> make_check_plugin_command(CLI::App& app);  // check-plu
 std::unique_ptr<Command> make_compare_command(CLI::App& app);   // compare OLD NEW
 std::unique_ptr<Command> make_report_command(CLI::App& app);    // report FILES... -o page.html
 std::unique_ptr<Command> make_merge_command(CLI::App& app);     // merge FILES... -o OUT: a sharded sweep joined
+std::unique_ptr<Command> make_inspect_command(CLI::App& app);   // inspect FILE|FOLDER: a checkpoint's layers
 std::unique_ptr<Command> make_worker_command(CLI::App& app);    // worker --fd N: hosts one plugin (started by spmma)
 
 }  // namespace spmma::app

@@ -12,6 +12,7 @@ std::vector<std::unique_ptr<Command>> make_commands(CLI::App& app) {
     c.push_back(make_compare_command(app));
     c.push_back(make_report_command(app));
     c.push_back(make_merge_command(app));
+    c.push_back(make_inspect_command(app));
     c.push_back(make_worker_command(app));
     return c;
 }

@@ -2,15 +2,17 @@
 # Builds spmma (scripts/build.sh, which fetches cuSPARSELt for the cusparselt baseline plugin) and
 # runs the whole test suite. Fetches from PyPI what the tests need and the toolkit lacks, into
 # .tools/: cuobjdump + nvdisasm (the tests that disassemble the embedded cubins), numpy (the .npy
-# round trip). Installs the Debian packages of the tools the tests drive: xmllint
-# (libxml2-utils: the JUnit files against tests/schemas/junit.xsd) and chromium (headless: the
-# charts of spmma report), and, where apt-get runs as root, Slurm and munge (tests/slurm starts a
-# one-node cluster; without them that test says why and is skipped).
+# round trip, the weight test files) and safetensors (the independent reader those files are
+# checked against). Installs the Debian packages of the tools the tests drive: xmllint
+# (libxml2-utils: the JUnit files against tests/schemas/junit.xsd), chromium (headless: the
+# charts of spmma report), clang-14 and its runtime libraries (libFuzzer and the sanitizers: the
+# fuzz tests of tests/fuzz), and, where apt-get runs as root, Slurm and munge (tests/slurm starts
+# a one-node cluster; without them that test says why and is skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 source scripts/debian-packages.sh
-install_missing_debian_packages libxml2-utils
+install_missing_debian_packages libxml2-utils clang-14 libclang-rt-14-dev
 if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && ! command -v google-chrome >/dev/null; then
   install_missing_debian_packages chromium
 fi
@@ -31,6 +33,9 @@ if [ ! -x .tools/nvidia/cu13/bin/cuobjdump ] || [ ! -x .tools/nvidia/cu13/bin/nv
 fi
 if ! python3 -c "import numpy" 2>/dev/null && [ ! -d .tools/python/numpy ]; then
   python3 -m pip install --quiet --disable-pip-version-check --target .tools/python numpy
+fi
+if ! python3 -c "import safetensors" 2>/dev/null && [ ! -d .tools/python/safetensors ]; then
+  python3 -m pip install --quiet --disable-pip-version-check --target .tools/python safetensors
 fi
 export PYTHONPATH="$PWD/.tools/python${PYTHONPATH:+:$PYTHONPATH}"
 

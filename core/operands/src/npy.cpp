@@ -1,13 +1,13 @@
-// NumPy .npy writer/reader and the operand export.
+// NumPy .npy writer/reader (the header: npy_format.cpp) and the operand export.
 #include <spmma/core/npy.hpp>
 
+#include <spmma/core/npy_format.hpp>
 #include <spmma/core/sparsity.hpp>
 #include <spmma/reference/tolerance.hpp>
 #include <spmma/types.hpp>
 
 #include <nlohmann/json.hpp>
 
-#include <cstring>
 #include <fstream>
 #include <stdexcept>
 
@@ -26,14 +26,7 @@ const char* descr(NpyType t) {
 
 size_t element_size(NpyType t) { return (t == NpyType::F32 || t == NpyType::I32) ? 4 : 8; }
 
-int64_t element_count(const std::vector<int64_t>& shape) {
-    int64_t n = 1;
-    for (auto s : shape) {
-        if (s < 0) throw std::invalid_argument("npy: negative dimension");
-        n *= s;
-    }
-    return n;
-}
+int64_t element_count(const std::vector<int64_t>& shape) { return npy_element_count(shape); }
 
 // Exactly decoded operand as float32 (floating types) or int32 (integer types).
 struct Decoded {
@@ -77,22 +70,9 @@ Decoded transpose_b(const Decoded& colmajor, int64_t k, int64_t n) {
 }  // namespace
 
 void write_npy(const std::filesystem::path& file, NpyType type, const void* data, const std::vector<int64_t>& shape) {
-    std::string dims;  // "3," for one dimension, "3, 4" for two
-    for (size_t x = 0; x < shape.size(); ++x) dims += (x ? ", " : "") + std::to_string(shape[x]);
-    if (shape.size() == 1) dims += ",";
-    std::string header = std::string("{'descr': '") + descr(type) + "', 'fortran_order': False, 'shape': (" + dims + "), }";
-    // Magic (6) + version (2) + header length (2) + header, padded with spaces to a multiple of
-    // 64 and ended by a newline.
-    const size_t unpadded = 10 + header.size() + 1;
-    header.append((64 - unpadded % 64) % 64, ' ');
-    header.push_back('\n');
+    const std::string header = format_npy_header(descr(type), shape);
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write " + file.string());
-    const char magic[8] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
-    out.write(magic, 8);
-    const uint16_t len = static_cast<uint16_t>(header.size());
-    const char len_bytes[2] = {static_cast<char>(len & 0xff), static_cast<char>(len >> 8)};
-    out.write(len_bytes, 2);
     out.write(header.data(), static_cast<std::streamsize>(header.size()));
     out.write(static_cast<const char*>(data), static_cast<std::streamsize>(element_size(type) * static_cast<size_t>(element_count(shape))));
     if (!out) throw std::runtime_error("cannot write " + file.string());
@@ -118,34 +98,27 @@ void write_npy(const std::filesystem::path& f, const std::vector<int64_t>& d, co
 NpyArray read_npy(const std::filesystem::path& file) {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw std::runtime_error("cannot read " + file.string());
-    char magic[10];
-    in.read(magic, 10);
-    if (!in || std::memcmp(magic, "\x93NUMPY", 6) != 0 || magic[6] != 1) throw std::runtime_error(file.string() + ": not a .npy 1.x file");
-    const size_t len = static_cast<uint8_t>(magic[8]) | (static_cast<size_t>(static_cast<uint8_t>(magic[9])) << 8);
-    std::string header(len, '\0');
-    in.read(header.data(), static_cast<std::streamsize>(len));
+    std::string head(10 + 2 + kNpyMaxHeaderBytes, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    NpyHeader h;
+    try {
+        h = parse_npy_header(head);
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(file.string() + ": " + e.what());
+    }
     NpyArray a;
     bool found = false;
     for (NpyType t : {NpyType::F32, NpyType::F64, NpyType::I32, NpyType::I64})
-        if (header.find(std::string("'descr': '") + descr(t) + "'") != std::string::npos) {
+        if (h.descr == descr(t)) {
             a.type = t;
             found = true;
         }
-    if (!found || header.find("'fortran_order': False") == std::string::npos)
-        throw std::runtime_error(file.string() + ": unsupported .npy header " + header);
-    const auto open = header.find("'shape': (");
-    const auto close = header.find(')', open);
-    if (open == std::string::npos || close == std::string::npos) throw std::runtime_error(file.string() + ": no shape in " + header);
-    std::string dims = header.substr(open + 10, close - open - 10);
-    size_t pos = 0;
-    while (pos < dims.size()) {
-        const auto comma = dims.find(',', pos);
-        const std::string item = dims.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        if (item.find_first_not_of(' ') != std::string::npos) a.shape.push_back(std::stoll(item));
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-    }
+    if (!found || h.fortran_order) throw std::runtime_error(file.string() + ": unsupported .npy dtype '" + h.descr + "' or order");
+    a.shape = h.shape;
     a.bytes.resize(element_size(a.type) * static_cast<size_t>(element_count(a.shape)));
+    in.clear();
+    in.seekg(static_cast<std::streamoff>(h.data_offset));
     in.read(reinterpret_cast<char*>(a.bytes.data()), static_cast<std::streamsize>(a.bytes.size()));
     if (!in) throw std::runtime_error(file.string() + ": truncated data");
     return a;

@@ -88,6 +88,19 @@ std::optional<PatternViolation> find_violation(DType t, Pattern p, const void* d
     return std::nullopt;
 }
 
+PatternCensus pattern_census(DType t, Pattern p, const void* dense, int64_t m, int64_t k) {
+    const Shape s = shape_of(p);
+    const int64_t groups = k / s.group;
+    int64_t conforming = 0;
+#pragma omp parallel for schedule(static) reduction(+ : conforming)
+    for (int64_t i = 0; i < m; ++i)
+        for (int64_t g = 0; g < groups; ++g) {
+            bool nz[4];
+            conforming += unit_flags(t, s, dense, i * k + g * s.group, nz) <= s.keep;
+        }
+    return {m * groups, conforming};
+}
+
 void prune_by_magnitude(DType t, Pattern p, void* dense, int64_t m, int64_t k) {
     const Shape s = shape_of(p);
     const int64_t groups = k / s.group;

@@ -97,3 +97,21 @@ TEST_CASE("decompress refuses an index byte that is not a sorted selection", "[s
     c.indices = {static_cast<uint8_t>(2 | (1 << 2))};  // 2 then 1: not increasing
     CHECK_THROWS_WITH(decompress(DType::S8, Pattern::P2_4, c, 1, 4), Catch::Contains("invalid index byte"));
 }
+
+TEST_CASE("pattern_census counts the groups already in the pattern, -0.0 as zero, for 2:4, 1:2 and 4:8", "[sparsity]") {
+    // f16 2 x 8: 2:4 groups (1, -0, 0, 2) yes, (1, 1, 1, 0) no, (0, 0, 0, 0) yes, (-0, -0, -0, 3) yes.
+    const std::vector<double> v = {1, -0.0, 0, 2, 1, 1, 1, 0, 0, 0, 0, 0, -0.0, -0.0, -0.0, 3};
+    std::vector<uint8_t> a(storage_bytes(DType::F16, 16));
+    for (int64_t e = 0; e < 16; ++e) store_code(DType::F16, a.data(), e, encode(DType::F16, v[static_cast<size_t>(e)]));
+    const PatternCensus c24 = pattern_census(DType::F16, Pattern::P2_4, a.data(), 2, 8);
+    CHECK(c24.groups == 4);
+    CHECK(c24.conforming == 3);
+    // 1:2 pairs: (1,-0) (0,2) (1,1) (1,0) (0,0) (0,0) (-0,-0) (-0,3): all but (1,1).
+    const PatternCensus c12 = pattern_census(DType::F16, Pattern::P1_2, a.data(), 2, 8);
+    CHECK(c12.groups == 8);
+    CHECK(c12.conforming == 7);
+    // 4:8 pairwise: row 0 has four non-zero pairs, 4:8 keeps two: no; row 1 has one: yes.
+    const PatternCensus c48 = pattern_census(DType::F16, Pattern::P4_8, a.data(), 2, 8);
+    CHECK(c48.groups == 2);
+    CHECK(c48.conforming == 1);
+}

@@ -32,6 +32,13 @@ public:
 // Dense A: m x k elements of type t, row-major canonical buffer.
 std::optional<PatternViolation> find_violation(DType t, Pattern p, const void* dense, int64_t m, int64_t k);
 
+// How many of the groups of a dense A already keep pattern p (at most the kept number of
+// non-zero elements, or pairs for 4:8; -0.0 is zero), of how many.
+struct PatternCensus {
+    int64_t groups = 0, conforming = 0;
+};
+PatternCensus pattern_census(DType t, Pattern p, const void* dense, int64_t m, int64_t k);
+
 // Zeroes, in each group, all but the largest-magnitude elements (pairs for 4:8) the pattern
 // keeps; ties keep the lower column.
 void prune_by_magnitude(DType t, Pattern p, void* dense, int64_t m, int64_t k);
