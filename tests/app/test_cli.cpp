@@ -18,7 +18,7 @@ TEST_CASE("spmma plugins lists the cpu plugin as ready", "[cli]") {
 TEST_CASE("spmma plugins --verbose shows file, ABI, target and kernels", "[cli]") {
     const auto r = spmma_cli("plugins --verbose");
     CHECK(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains("spmma-cpu.so") && Catch::Contains("ABI:         1.1") && Catch::Contains("cpu_omp_f32acc"));
+    CHECK_THAT(r.out, Catch::Contains("spmma-cpu.so") && Catch::Contains("ABI:         1.2") && Catch::Contains("cpu_omp_f32acc"));
 }
 
 TEST_CASE("spmma plugins names bad plugins and why, next to the good ones", "[cli]") {
@@ -123,7 +123,7 @@ TEST_CASE("a baseline plugin adds a speedup to every other record", "[cli]") {
 TEST_CASE("the version flag names the ABI", "[cli]") {
     const auto r = spmma_cli("--version");
     CHECK(r.code == 0);
-    CHECK_THAT(r.out, Catch::Contains("plugin ABI 1.1"));
+    CHECK_THAT(r.out, Catch::Contains("plugin ABI 1.2"));
 }
 
 TEST_CASE("spmma compare passes a rerun and fails a verification regression", "[cli][compare]") {
