@@ -51,7 +51,7 @@ TEST_CASE("alpha and beta must be finite: nan, inf and 1e400 exit 2 naming the f
     const auto t = spmma_cli("run " + w + kCpu);
     INFO(t.out);
     CHECK(t.code == 2);
-    CHECK_THAT(t.out, Catch::Contains("nan.toml:2: alpha: alpha must be a finite number"));
+    CHECK_THAT(t.out, Catch::Contains("nan.toml:6: alpha: alpha must be a finite number"));
 }
 
 TEST_CASE("time options must be finite and in range: --timeout 1e10 and nan, --min-time nan exit 2", "[cli][input]") {
