@@ -2,12 +2,14 @@
 // (0 nothing regressed, 1 a regression or failure, 2 bad usage or an unreadable file, 3 nothing
 // matched). The statistics and the rules are in core (compare.hpp, timing_stats.hpp).
 #include "command.hpp"
+#include "output_paths.hpp"
 
 #include <spmma/core/compare.hpp>
+#include <spmma/core/durable_file.hpp>
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <cmath>
 #include <iostream>
 #include <stdexcept>
 
@@ -32,12 +34,22 @@ public:
         cmd_->footer(
             "Verdicts: slower / faster when the whole interval of new/old lies beyond +-threshold, same when it lies within, too "
             "noisy when it reaches across. A record that verified and now fails, errs or is skipped is a regression; one that "
-            "still fails is a failure. Exit codes: 0 no regression, 1 a regression or failure, 2 bad usage or an unreadable "
-            "file, 3 nothing matched.");
+            "still fails is a failure, as is a record of the new run without iteration times. Exit codes: 0 no regression, 1 a "
+            "regression or failure (or an output that could not be written), 2 bad usage or an unreadable file, 3 nothing matched.");
     }
     CLI::App* subcommand() const override { return cmd_; }
 
     int execute() override {
+        // NOTES: CLI11's Range lets NaN through (no comparison with NaN is true).
+        for (const auto& [flag, v] : {std::pair{"--confidence", confidence_}, std::pair{"--threshold", threshold_}})
+            if (!std::isfinite(v)) {
+                fmt::print(stderr, "spmma compare: {}: must be a finite number (got {})\n", flag, v);
+                return kExitUsage;
+            }
+        if (auto bad = same_file({{"OLD", old_}, {"NEW", new_}}, {{"--markdown", markdown_}, {"--junit", junit_}})) {
+            fmt::print(stderr, "spmma compare: {}\n", *bad);
+            return kExitUsage;
+        }
         CompareResult r;
         try {
             r = compare_files(old_, new_, CompareOptions{confidence_, threshold_ / 100.0});
@@ -47,24 +59,17 @@ public:
         }
         std::cout << format_compare_table(r) << std::flush;
         try {
-            if (!markdown_.empty()) write_text(markdown_, format_compare_markdown(r));
+            if (!markdown_.empty()) write_file_durably(markdown_, format_compare_markdown(r));
             if (!junit_.empty()) write_junit(junit_, "spmma compare", compare_junit(r));
-        } catch (const std::runtime_error& e) {
+        } catch (const OutputError& e) {
             fmt::print(stderr, "spmma compare: {}\n", e.what());
-            return kExitUsage;
+            return 1;
         }
         if (r.rows.empty()) fmt::print(stderr, "spmma compare: no record of {} matches one of {}\n", new_, old_);
         return r.exit_code();
     }
 
 private:
-    static void write_text(const std::string& path, const std::string& text) {
-        std::ofstream f(path, std::ios::out | std::ios::trunc);
-        f << text;
-        f.close();
-        if (!f) throw std::runtime_error(fmt::format("cannot write {}", path));
-    }
-
     CLI::App* cmd_;
     std::string old_, new_, markdown_, junit_;
     double confidence_ = 0.99;

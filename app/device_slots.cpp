@@ -59,6 +59,15 @@ std::vector<int> parse_devices(const std::string& text, const std::vector<std::u
     return out;
 }
 
+std::optional<std::string> device_error(int device, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins,
+                                        const std::vector<std::string>& names) {
+    if (device < 0) return fmt::format("{} is not a device index (0, 1, ...)", device);
+    const int n = most_devices(plugins, names);
+    if (device < n) return std::nullopt;
+    if (n == 0) return fmt::format("device {}: none of the plugins to run has a device", device);
+    return fmt::format("device {}: the plugins to run have {} device{} (0 to {})", device, n, n == 1 ? "" : "s", n - 1);
+}
+
 std::vector<DeviceSlot> device_slots(const std::vector<int>& devices, std::vector<std::unique_ptr<PluginEndpoint>> first,
                                      const std::function<std::vector<std::unique_ptr<PluginEndpoint>>()>& open) {
     std::vector<DeviceSlot> slots;

@@ -4,6 +4,7 @@
 #include <spmma/core/runner.hpp>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,11 @@ namespace spmma::app {
 // std::invalid_argument with the reason.
 std::vector<int> parse_devices(const std::string& text, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins,
                                const std::vector<std::string>& names);
+
+// --device N other than 0: why the plugins to run have no device N (each counts its own), or
+// nullopt when one has it.
+std::optional<std::string> device_error(int device, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins,
+                                        const std::vector<std::string>& names);
 
 // The first slot takes `first` (already open); every other device gets its own from `open`.
 std::vector<DeviceSlot> device_slots(const std::vector<int>& devices, std::vector<std::unique_ptr<PluginEndpoint>> first,

@@ -1,6 +1,8 @@
 // spmma: the command line. Each subcommand is one file (command.hpp lists them). Exit codes:
-// 0 all verified, 1 a verification or run failed, 2 bad usage or workload, 3 nothing could run.
+// 0 all verified, 1 a verification or run failed (or an output could not be written), 2 bad usage
+// or workload, 3 nothing could run, 130/143 interrupted by SIGINT/SIGTERM (README's table).
 #include "command.hpp"
+#include "output_paths.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -15,8 +17,10 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("spmma ") + SPMMA_VERSION + " (plugin ABI " +
                                           std::to_string(SPMMA_ABI_MAJOR) + "." + std::to_string(SPMMA_ABI_MINOR) + ")");
     app.require_subcommand(1);
-    app.footer("Exit codes: 0 all verified, 1 a verification or run failed, 2 bad usage or workload, 3 nothing could run.");
+    app.footer("Exit codes: 0 all verified, 1 a verification or run failed or an output could not be written, 2 bad usage or workload, "
+               "3 nothing could run, 130/143 interrupted by SIGINT/SIGTERM.");
     const auto commands = spmma::app::make_commands(app);
+    spmma::app::set_command_line(argc, argv);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

@@ -1,13 +1,14 @@
 // spmma report FILES... -o report.html: record files -> one self-contained HTML page (charts of
 // throughput and speedup, failures, a summary). The page itself is made in core (report_html.hpp).
 #include "command.hpp"
+#include "output_paths.hpp"
 
+#include <spmma/core/durable_file.hpp>
 #include <spmma/core/record.hpp>
 #include <spmma/core/report_html.hpp>
 
 #include <fmt/format.h>
 
-#include <fstream>
 
 namespace spmma::app {
 namespace {
@@ -20,11 +21,17 @@ public:
         cmd_->add_option("-o,--output", output_, "The HTML file to write")->required();
         cmd_->add_option("--baseline", baseline_, "Plugin to give speedups over (default: the records' own --baseline, if any)");
         cmd_->add_option("--title", title_, "Title of the page")->capture_default_str();
-        cmd_->footer("Exit codes: 0 written, 2 bad usage or an unreadable file, 3 no records.");
+        cmd_->footer("Exit codes: 0 written, 1 the page could not be written, 2 bad usage or an unreadable file, 3 no records.");
     }
     CLI::App* subcommand() const override { return cmd_; }
 
     int execute() override {
+        std::vector<NamedPath> inputs;
+        for (const auto& f : files_) inputs.push_back({"a record file read", f});
+        if (auto bad = same_file(inputs, {{"-o", output_}})) {
+            fmt::print(stderr, "spmma report: {}\n", *bad);
+            return kExitUsage;
+        }
         std::vector<StoredRecord> records;
         ReportOptions opt;
         opt.title = title_;
@@ -45,12 +52,11 @@ public:
             return 3;
         }
         const HtmlReport rep = render_html_report(records, opt);
-        std::ofstream out(output_, std::ios::out | std::ios::trunc | std::ios::binary);
-        out << rep.html;
-        out.close();
-        if (!out) {
-            fmt::print(stderr, "spmma report: cannot write {}\n", output_);
-            return kExitUsage;
+        try {
+            write_file_durably(output_, rep.html);
+        } catch (const OutputError& e) {
+            fmt::print(stderr, "spmma report: {}\n", e.what());
+            return 1;
         }
         fmt::print("{}: {} records, {} charts{}\n", output_, records.size(), rep.charts,
                    rep.baseline.empty() ? "" : ", speedups over " + rep.baseline);

@@ -25,7 +25,7 @@ public:
             fmt::print(stderr, "spmma: {}\n", e.what());
             return kExitUsage;
         }
-        return options_.run(jobs);
+        return options_.run(jobs, {workload_});
     }
 
 private:

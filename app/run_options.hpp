@@ -4,10 +4,12 @@
 
 #include <spmma/core/endpoint.hpp>
 #include <spmma/core/job.hpp>
+#include <spmma/core/record_lock.hpp>
 #include <spmma/core/runner.hpp>
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,19 +33,23 @@ struct RunOptions : PluginDirOptions {
     std::string emulate;
     int warmup = -1, iterations = -1;
     std::string verify, json, csv, junit, baseline, save_operands, save_failures, shard, devices;
-    bool resume = false;
+    bool resume = false, force = false;
     long samples = 4096;
     bool no_progress = false, quiet = false;
     double min_time = 0, max_noise = 0, max_time = 10, timeout = 0;
     bool flush_l2 = false;
 
     void add_to(CLI::App* cmd);
-    // Runs the jobs on the plugins found; the exit code.
-    int run(const std::vector<Job>& jobs) const;
+    // Runs the jobs on the plugins found; the exit code. `inputs` are the files the jobs came from
+    // (no output may name one).
+    int run(const std::vector<Job>& jobs, const std::vector<std::string>& inputs = {}) const;
 
 private:
     std::optional<int> runner_options(RunnerOptions& o) const;
     std::optional<int> open_slots(const RunnerOptions& o, std::vector<DeviceSlot>& slots) const;
+    std::optional<int> check_memory(const std::vector<Job>& jobs, const RunnerOptions& o) const;
+    std::optional<int> claim_outputs(const std::vector<std::string>& inputs, RunnerOptions& o, std::unique_ptr<RecordFileLock>& lock) const;
+    void say_cut_short(const RunSummary& summary) const;
 };
 
 }  // namespace spmma::app

@@ -16,7 +16,7 @@ namespace {
 // try to break out of the markup.
 std::string report_records() {
     const std::string real = temp_path("report_real.jsonl");
-    const auto r = spmma_cli("gemm --m 32:128:*2 --n 64 --k 64,128 --dtype f16,s8 --iterations 5 --warmup 1 --plugin cpu --no-progress --json " + real);
+    const auto r = spmma_cli("gemm --m 32:128:*2 --n 64 --k 64,128 --dtype f16,s8 --iterations 5 --warmup 1 --plugin cpu --no-progress --force --json " + real);
     INFO(r.out);
     REQUIRE(r.code == 0);
     std::istringstream lines(read_file(real));

@@ -1,4 +1,5 @@
-// Verification: a correct D passes; full and sampled modes catch a planted wrong element, NaN,
+// Verification: a correct D passes; full and sampled modes catch a planted wrong element, NaN
+// (also where the reference is NaN),
 // an integer off by one, a wrong index byte; sampled mode checks whole rows and columns; auto
 // picks by size; data of small integers is held to the output rounding alone.
 #include "make_problem.hpp"
@@ -182,6 +183,20 @@ TEST_CASE("NaN in D where the reference has none always fails, counted apart") {
             REQUIRE(v.first.at(0).j == 5);
             REQUIRE(std::isnan(v.first.at(0).got));
         }
+    }
+}
+
+TEST_CASE("a D that is NaN everywhere fails even where the reference is NaN too (alpha = NaN)") {
+    ProblemSpec s;
+    s.alpha = NAN;
+    const TestProblem t(s);
+    const auto out = reference::reference_d(t.input());
+    REQUIRE(std::isnan(decode(s.d, load_code(s.d, out.data(), 0))));
+    for (auto mode : {reference::VerifyMode::Full, reference::VerifyMode::Sampled}) {
+        const auto v = reference::check(t.input(), reference::compute_expected(t.input(), options(mode)), out.data());
+        REQUIRE_FALSE(v.passed);
+        REQUIRE(v.mismatches == v.checked);
+        REQUIRE(v.nan_count == v.checked);
     }
 }
 

@@ -13,9 +13,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <mutex>
+#include <set>
 #include <thread>
 
 extern char** environ;
@@ -24,6 +27,19 @@ namespace spmma::detail {
 namespace {
 
 constexpr size_t kTailBytes = 2000;
+
+// NOTES: every live worker of this process, so that a signal's watcher can end them all at once
+// (end_all_workers) while the runner waits on one. A pid leaves the set in the same locked step
+// that reaps it, so a pid killed here is never one the system has given to another process.
+struct Registry {
+    std::mutex mutex;
+    std::set<pid_t> live;
+    bool ended = false;
+};
+Registry& registry() {
+    static Registry r;
+    return r;
+}
 
 std::string signal_name(int sig) {
     const char* abbrev = sigabbrev_np(sig);
@@ -40,6 +56,12 @@ WorkerProcess::WorkerProcess(const std::filesystem::path& exe, std::string label
         close(sv[1]);
         throw std::runtime_error(fmt::format("pipe: {}", strerror(errno)));
     }
+    // NOTES: each worker in a process group of its own, so a terminal's Ctrl-C reaches spmma
+    // alone, which ends the workers itself (a worker dying of it first would be a crash record).
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     // NOTES: dup2 onto 1, 2 and 3 clears close-on-exec there; the worker's stdout goes to the
@@ -49,12 +71,22 @@ WorkerProcess::WorkerProcess(const std::filesystem::path& exe, std::string label
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
     const std::string exe_s = exe.string();
     char* argv[] = {const_cast<char*>(exe_s.c_str()), const_cast<char*>("worker"), const_cast<char*>("--fd"), const_cast<char*>("3"), nullptr};
-    const int rc = posix_spawn(&pid_, exe_s.c_str(), &actions, nullptr, argv, environ);
+    int rc = 0;
+    {
+        std::lock_guard lock(registry().mutex);
+        rc = registry().ended ? ECANCELED : posix_spawn(&pid_, exe_s.c_str(), &actions, &attr, argv, environ);
+        if (rc == 0) registry().live.insert(pid_);
+    }
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
     close(sv[1]);
     close(pipe_fds[1]);
     sock_ = sv[0];
     out_ = pipe_fds[0];
+    if (rc == ECANCELED) {
+        pid_ = -1;
+        throw WorkerLost("the run was interrupted", "start");
+    }
     if (rc != 0) {
         pid_ = -1;
         throw std::runtime_error(fmt::format("cannot start a worker ({}): {}", exe_s, strerror(rc)));
@@ -85,8 +117,11 @@ void WorkerProcess::send(const nlohmann::json& body, const std::vector<int>& fds
 nlohmann::json WorkerProcess::await(double timeout_s, const std::function<void(const std::string&)>& on_stage) {
     for (;;) {
         wire::Deadline deadline;
+        // NOTES: capped at 1e9 s, whose nanoseconds still fit the clock's count (1e10 s wrapped
+        // into a deadline already past).
         if (timeout_s > 0)
-            deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(static_cast<long long>(std::ceil(timeout_s * 1e3)));
+            deadline = std::chrono::steady_clock::now() +
+                       std::chrono::milliseconds(static_cast<long long>(std::ceil(std::min(timeout_s, 1e9) * 1e3)));
         wire::Message m;
         const auto st = wire::receive(sock_, m, deadline, {out_}, [this](int fd) { drain(fd); });
         if (st == wire::ReceiveStatus::TimedOut) {
@@ -118,13 +153,18 @@ void WorkerProcess::lost(const std::string& how) {
 std::string WorkerProcess::reap(double wait_s) {
     if (pid_ <= 0) return "the worker is gone";
     int status = 0;
+    const auto try_wait = [&] {
+        std::lock_guard lock(registry().mutex);
+        const pid_t r = waitpid(pid_, &status, WNOHANG);
+        if (r != 0) registry().live.erase(pid_);
+        return r;
+    };
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
     pid_t r;
-    while ((r = waitpid(pid_, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < until)
-        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    while ((r = try_wait()) == 0 && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(2));
     if (r == 0) {  // closed its socket but lives on: end it
         kill(pid_, SIGKILL);
-        r = waitpid(pid_, &status, 0);
+        while ((r = try_wait()) == 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     pid_ = -1;
     if (r < 0) return "the worker ended (status unknown)";
@@ -153,3 +193,14 @@ void WorkerProcess::drain(int fd) {
 }
 
 }  // namespace spmma::detail
+
+namespace spmma {
+
+void end_all_workers() {
+    auto& reg = detail::registry();
+    std::lock_guard lock(reg.mutex);
+    reg.ended = true;
+    for (pid_t p : reg.live) kill(p, SIGKILL);
+}
+
+}  // namespace spmma

@@ -1,4 +1,5 @@
 #include <spmma/core/problem.hpp>
+#include <spmma/core/problem_bytes.hpp>
 
 #include <fmt/format.h>
 
@@ -95,11 +96,22 @@ void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_
     if (!pattern_given) p.pattern = (p.a == DType::E2M1 && p.scale != DType::None) ? Pattern::P4_8 : default_pattern(p.a);
 }
 
+std::optional<Invalid> check_finite(const char* key, double value) {
+    if (std::isfinite(value)) return std::nullopt;
+    return Invalid{key, fmt::format("{} must be a finite number (got {})", key, value)};
+}
+
 std::optional<Invalid> validate(const Problem& p) {
     using I = Invalid;
     if (p.m <= 0) return I{"m", fmt::format("m must be positive (got {})", p.m)};
     if (p.n <= 0) return I{"n", fmt::format("n must be positive (got {})", p.n)};
     if (p.k <= 0) return I{"k", fmt::format("k must be positive (got {})", p.k)};
+    if (!problem_bytes(p, 0)) {
+        const char* key = p.m >= p.n && p.m >= p.k ? "m" : p.n >= p.k ? "n" : "k";
+        return I{key, fmt::format("{} x {} x {} is too large: its operands' bytes overflow a 64-bit count", p.m, p.n, p.k)};
+    }
+    if (auto bad = check_finite("alpha", p.alpha)) return bad;
+    if (auto bad = check_finite("beta", p.beta)) return bad;
     const auto operand_ok = [](DType t) {
         return t != DType::None && t != DType::S32 && info(t).cls != TypeClass::Scale && t != DType::F32;
     };

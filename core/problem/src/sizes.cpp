@@ -38,9 +38,14 @@ std::vector<int64_t> parse_size_range(std::string_view text) {
     if (geometric ? step < 2 : step < 1)
         throw std::invalid_argument(fmt::format("range '{}' needs a step of {} or more", text, geometric ? "*2" : "1"));
     std::vector<int64_t> out;
-    for (int64_t v = start; v <= end; v = geometric ? v * step : v + step) {
+    for (int64_t v = start;;) {
         out.push_back(v);
         if (out.size() > kMaxValues) throw std::invalid_argument(fmt::format("range '{}' has more than {} values", text, kMaxValues));
+        // NOTES: a step past INT64_MAX ends the range (its end is below that), never wraps.
+        int64_t next = 0;
+        if (geometric ? __builtin_mul_overflow(v, step, &next) : __builtin_add_overflow(v, step, &next)) break;
+        if (next > end) break;
+        v = next;
     }
     return out;
 }

@@ -2,33 +2,24 @@
 
 #include <fmt/format.h>
 
-#include <iostream>
-#include <stdexcept>
-
 namespace spmma {
-
 namespace {
 
-std::ostream* open_output(const std::string& path, std::ofstream& file) {
-    if (path == "-") return &std::cout;
-    file.open(path, std::ios::out | std::ios::trunc);
-    if (!file) throw std::runtime_error(fmt::format("cannot write {}", path));
-    return &file;
+std::string csv_line(const std::vector<std::string>& cells, bool escape) {
+    std::string out;
+    for (size_t i = 0; i < cells.size(); ++i) out += (i ? "," : "") + (escape ? csv_escape(cells[i]) : cells[i]);
+    return out + "\n";
 }
 
 }  // namespace
 
-CsvSink::CsvSink(const std::string& path) : out_(open_output(path, file_)) {
-    const auto h = Record::csv_header();
-    for (size_t i = 0; i < h.size(); ++i) *out_ << (i ? "," : "") << h[i];
-    *out_ << '\n';
+CsvSink::CsvSink(const std::string& path) : file_(path, DurableFile::Mode::Replace) {
+    file_.append(csv_line(Record::csv_header(), false), "the header not written");
 }
 
 void CsvSink::record(const Record& r) {
-    const auto row = r.csv_row();
-    for (size_t i = 0; i < row.size(); ++i) *out_ << (i ? "," : "") << csv_escape(row[i]);
-    *out_ << '\n';
-    out_->flush();
+    file_.append(csv_line(r.csv_row(), true), fmt::format("row {} not written; {} rows of this run reached it", written_ + 1, written_));
+    ++written_;
 }
 
 }  // namespace spmma

@@ -1,9 +1,9 @@
+#include <spmma/core/durable_file.hpp>
 #include <spmma/core/junit.hpp>
 #include <spmma/core/markup.hpp>
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <map>
 #include <regex>
 #include <stdexcept>
@@ -86,12 +86,7 @@ std::string junit_xml(const std::string& name, const std::vector<JunitSuite>& su
 }
 
 void write_junit(const std::filesystem::path& path, const std::string& name, const std::vector<JunitSuite>& suites) {
-    const std::string xml = junit_xml(name, suites);
-    std::ofstream f(path, std::ios::out | std::ios::trunc | std::ios::binary);
-    if (!f) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
-    f << xml;
-    f.close();
-    if (!f) throw std::runtime_error(fmt::format("cannot write {}", path.string()));
+    write_file_durably(path, junit_xml(name, suites));
 }
 
 std::string junit_classname(const std::string& plugin, const std::string& kernel) {

@@ -1,8 +1,13 @@
+#include <spmma/core/durable_file.hpp>
 #include <spmma/core/junit_sink.hpp>
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 
@@ -64,16 +69,36 @@ std::vector<JunitSuite> junit_suites(const std::vector<StoredRecord>& records) {
 }
 
 JunitSink::JunitSink(std::filesystem::path path, std::string document_name) : path_(std::move(path)), name_(std::move(document_name)) {
-    std::ofstream probe(path_, std::ios::out | std::ios::trunc);
-    if (!probe) throw std::runtime_error(fmt::format("cannot write {}", path_.string()));
+    // NOTES: opened without truncating: the file is replaced whole when the run ends, so an
+    // earlier report stays readable until then.
+    const int fd = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw OutputError(path_.string(), fmt::format("cannot write {}: {}", path_.string(), std::strerror(errno)));
+    ::close(fd);
 }
 
 JunitSink::~JunitSink() {
     if (written_) return;
     try {
-        write_junit(path_, name_, junit_suites(records_));
+        write_junit(path_, name_, suites());
     } catch (...) {  // NOTES: a destructor must not throw; the run's own error is what matters then
     }
+}
+
+std::vector<JunitSuite> JunitSink::suites() const {
+    std::vector<JunitSuite> all = junit_suites(records_);
+    if (cut_short_.empty()) return all;
+    JunitCase c;
+    c.classname = "spmma.run";
+    c.name = "not run";
+    c.outcome = JunitOutcome::Error;
+    c.type = "cut short";
+    c.message = cut_short_;
+    c.detail = cut_short_ + "\n";
+    JunitSuite s;
+    s.name = "spmma";
+    s.cases.push_back(std::move(c));
+    all.push_back(std::move(s));
+    return all;
 }
 
 void JunitSink::record(const Record& r) {
@@ -83,8 +108,8 @@ void JunitSink::record(const Record& r) {
 }
 
 void JunitSink::finish() {
-    write_junit(path_, name_, junit_suites(records_));
     written_ = true;
+    write_junit(path_, name_, suites());
 }
 
 }  // namespace spmma

@@ -182,7 +182,7 @@ StoredRecord parse_record_line(const std::string& line, const std::string& where
     json root;
     try {
         root = json::parse(line);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) {  // 1e400 is out_of_range, not a parse_error
         throw RecordFileError(fmt::format("{}: not JSON: {}", where, e.what()));
     }
     const FieldReader f(where);

@@ -65,10 +65,17 @@ void judge(CompareRow& row, const CompareOptions& opt) {
         case StatusChange::NoLongerBad: row.verdict = "skipped"; row.detail = fmt::format("was {}, now skipped: {}", o.status, n.reason); return;
         case StatusChange::BothRan: break;
     }
-    if (o.times_ms.empty() || n.times_ms.empty()) {
-        row.timing = TimingVerdict::TooNoisy;
+    // NOTES: a run under test that ran but kept no time is a failure of that run (its timings
+    // were lost or never made), never "too noisy", which would pass the gate.
+    if (n.times_ms.empty()) {
+        row.fails = true;
+        row.verdict = "FAILING";
+        row.detail = fmt::format("no iteration times in the new record ({} entries not finite and positive)", n.dropped_times);
+        return;
+    }
+    if (o.times_ms.empty()) {
         row.verdict = to_string(row.timing);
-        row.detail = fmt::format("no iteration times in the {} record", o.times_ms.empty() ? "old" : "new");
+        row.detail = "no iteration times in the old record: nothing to compare with";
         return;
     }
     row.interval = ratio_interval(o.times_ms, n.times_ms, opt.confidence);
@@ -103,8 +110,9 @@ void count(CompareResult& r, const CompareRow& row) {
         case TimingVerdict::TooNoisy: ++r.too_noisy; break;
         case TimingVerdict::NotCompared: break;
     }
-    r.regressions += row.status == StatusChange::Broke || row.status == StatusChange::Lost || row.timing == TimingVerdict::Slower;
-    r.failures += row.status == StatusChange::StillBad || row.status == StatusChange::NowBad;
+    const bool regression = row.status == StatusChange::Broke || row.status == StatusChange::Lost || row.timing == TimingVerdict::Slower;
+    r.regressions += regression;
+    r.failures += row.fails && !regression;  // still or newly bad, or a new record without times
 }
 
 }  // namespace

@@ -33,7 +33,13 @@ std::vector<Found> read_all(const std::vector<std::filesystem::path>& files) {
             x.where = fmt::format("{}:{}", f.string(), n);
             try {
                 x.record = nlohmann::json::parse(line);
-                x.job = x.record.at("sweep").at("job").get<int64_t>();
+                const nlohmann::json& sweep = x.record.at("sweep");
+                x.job = sweep.at("job").get<int64_t>();
+                // NOTES: "jobs" sizes the completeness check: a number that is not a whole count
+                // of jobs (1e9 written as 1e+09 is a float) is refused here, not looped over.
+                if (sweep.contains("jobs") && !sweep["jobs"].is_number_integer())
+                    throw std::invalid_argument(fmt::format("sweep.jobs: expected a whole number, found {}", sweep["jobs"].dump()));
+                if (sweep.value("jobs", int64_t{1}) < 1) throw std::invalid_argument("sweep.jobs: must be 1 or more");
                 x.record.at("problem").at("label").get<std::string>();
                 x.record.at("plugin").at("name").get<std::string>();
             } catch (const std::exception& e) {
@@ -86,18 +92,25 @@ MergeResult merge_records(const std::vector<std::filesystem::path>& files, const
             for (const auto& p : r["sweep"]["plugins"]) expected[x.job].insert(p.get<std::string>());
         m.records.push_back(std::move(x.record));
     }
-    for (int64_t j = 0; j < m.jobs; ++j) {
-        const auto it = by_job.find(j);
-        const std::string label = it != by_job.end() ? it->second.first
-                                  : workload      ? (*workload)[static_cast<size_t>(j)].problem.label()
-                                                  : std::string("?");
-        if (it == by_job.end()) {
-            m.missing.push_back(fmt::format("job {} ({}): no records", j, label));
-            continue;
+    // NOTES: jobs without records are listed one by one up to kListed, then as runs of job
+    // numbers: a record claiming a billion jobs costs a line, not a billion strings.
+    constexpr int64_t kListed = 1000;
+    int64_t listed = 0;
+    auto job_missing = [&](int64_t from, int64_t to) {  // [from, to) have no records
+        for (; from < to && listed < kListed; ++from, ++listed) {
+            const std::string label = workload ? (*workload)[static_cast<size_t>(from)].problem.label() : std::string("?");
+            m.missing.push_back(fmt::format("job {} ({}): no records", from, label));
         }
+        if (from < to) m.missing.push_back(fmt::format("jobs {} to {} ({} jobs): no records", from, to - 1, to - from));
+    };
+    int64_t next = 0;  // the first job not yet looked at
+    for (const auto& [j, found_job] : by_job) {
+        job_missing(next, j);
+        next = j + 1;
         for (const auto& p : expected[j])
-            if (!it->second.second.count(p)) m.missing.push_back(fmt::format("job {} ({}): no record of plugin {}", j, label, p));
+            if (!found_job.second.count(p)) m.missing.push_back(fmt::format("job {} ({}): no record of plugin {}", j, found_job.first, p));
     }
+    job_missing(next, m.jobs);
     return m;
 }
 

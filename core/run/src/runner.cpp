@@ -3,6 +3,8 @@
 #include "job_state.hpp"
 #include "shared_output.hpp"
 
+#include <spmma/core/durable_file.hpp>
+
 #include <spmma/core/npy.hpp>
 #include <spmma/core/operands.hpp>
 #include <spmma/reference/gemm.hpp>
@@ -31,17 +33,30 @@ RunSummary& RunSummary::operator+=(const RunSummary& o) {
     skipped += o.skipped;
     missing += o.missing;
     resumed += o.resumed;
+    steps = std::max(steps, o.steps);
+    steps_done += o.steps_done;
+    interrupted = interrupted ? interrupted : o.interrupted;
+    if (output_error.empty()) output_error = o.output_error;
     phases += o.phases;
     gpu_busy_ms += o.gpu_busy_ms;
     return *this;
 }
 
 int RunSummary::exit_code() const {
-    if (failed > 0 || errors > missing) return 1;
-    // NOTES: a --resume of a shard whose runs are all recorded (a requeued Slurm task that had
-    // finished) has done its work: 0, not "nothing could run".
-    if (verified + unverified + resumed == 0) return 3;
+    if (interrupted) return 128 + interrupted;
+    if (failed > 0 || errors > missing || !output_error.empty()) return 1;
+    // NOTES: records --resume kept count as if made now, so a requeued Slurm task that had
+    // finished exits as its first run did.
+    if (verified + unverified == 0) return 3;
     return missing > 0 ? 1 : 0;
+}
+
+std::string RunSummary::cut_short() const {
+    if (!interrupted && output_error.empty()) return {};
+    const std::string why = interrupted ? fmt::format("interrupted by SIG{}", sigabbrev_np(interrupted) ? sigabbrev_np(interrupted) : "?")
+                                        : "stopped: " + output_error;
+    return fmt::format("{}: {} of {} plugin runs were not made (rerun the same command with --resume to make them)", why,
+                       steps - std::min(steps, steps_done), steps);
 }
 
 // NOTES: on several devices the phases add up over the devices: each share is of the time the
@@ -135,6 +150,7 @@ struct Step {
     DeviceInfo dev;
     std::vector<std::string> kernels;  // "" is the plugin's choice
     std::optional<Record> record;
+    std::vector<const Record*> kept;   // --resume: the records of this step already written
     bool done = false;                 // --resume: nothing left to do
 };
 using Plan = std::vector<Step>;
@@ -175,7 +191,9 @@ public:
         reserve_and_prepare(jobs);
         std::optional<size_t> current = feed.next();
         if (current) prepare(*current);
-        while (current) {
+        feed_ = &feed;
+        summary_.steps = total;
+        while (current && !stopping()) {
             std::unique_ptr<detail::JobState> state = std::move(next);
             const Plan plan_now = std::move(next_plan);
             const std::optional<size_t> following = feed.next();
@@ -184,7 +202,17 @@ public:
             current = following;
         }
         if (progress_) progress_->finish();
-        for (auto* s : sinks_) s->finish();
+        summary_.steps_done = done_;
+        if (opts_.interrupt) summary_.interrupted = opts_.interrupt->load();
+        const std::string note = summary_.cut_short();
+        for (auto* s : sinks_) {
+            if (!note.empty()) s->cut_short(note);
+            try {
+                s->finish();
+            } catch (const OutputError& e) {
+                if (summary_.output_error.empty()) summary_.output_error = e.what();
+            }
+        }
         summary_.wall_ms = ms_since(t0);
         return summary_;
     }
@@ -266,19 +294,27 @@ private:
     }
 
     // Drops what --resume finds already written: a step's record, or the kernels already run.
-    static void drop_done(const Job& job, Step& s, const std::set<std::string>& done) {
-        if (done.empty()) return;
-        if (s.record && done.count(resume_key(job, s.plugin, ""))) {
-            s.record.reset();
-            s.done = true;
-        }
-        std::erase_if(s.kernels, [&](const std::string& k) { return done.count(resume_key(job, s.plugin, k)) > 0; });
+    // The kept records take the place of what they cover.
+    static void drop_done(const Job& job, Step& s, const std::map<std::string, Record>& kept) {
+        if (kept.empty()) return;
+        if (s.record)
+            if (auto it = kept.find(resume_key(job, s.plugin, "")); it != kept.end()) {
+                s.record.reset();
+                s.kept.push_back(&it->second);
+                s.done = true;
+            }
+        std::erase_if(s.kernels, [&](const std::string& k) {
+            const auto it = kept.find(resume_key(job, s.plugin, k));
+            if (it == kept.end()) return false;
+            s.kept.push_back(&it->second);
+            return true;
+        });
         if (!s.record && s.kernels.empty()) s.done = true;
     }
 
     Step plan_plugin(const Job& job, const std::string& name) {
         Step s = decide(job, name);
-        drop_done(job, s, opts_.done);
+        drop_done(job, s, opts_.kept);
         return s;
     }
 
@@ -344,8 +380,52 @@ private:
         return probed_[name] = p.probe(opts_.device);
     }
 
-    void emit(Record& r) {
+    bool interrupted() const { return opts_.interrupt && opts_.interrupt->load() != 0; }
+    bool stopping() const { return interrupted() || (feed_ && feed_->stopped()); }
+
+    // A record to every sink. After an interrupt nothing is written: a run whose worker was ended
+    // by it is not a result, and --resume runs it again.
+    void emit(Record& r, bool kept = false) {
+        if (interrupted()) return;
         r.plugins_requested = plugin_list(r.job);
+        count(r);
+        if (!kept && baseline_ && r.timing && r.plugin != baseline_->plugin && r.timing->median_ms > 0) {
+            Baseline b = *baseline_;
+            b.speedup = b.median_ms / r.timing->median_ms;
+            r.baseline = b;
+        }
+        if (!kept && r.phases) summary_.phases += *r.phases;
+        if (!kept && r.timing && r.device_arch.rfind("sm_", 0) == 0) {
+            double busy = r.timing->warmup * r.timing->median_ms;
+            for (double t : r.timing->times_ms) busy += t;
+            summary_.gpu_busy_ms += busy;
+        }
+        for (auto* s : sinks_) {
+            try {
+                if (kept) s->kept(r);
+                else s->record(r);
+            } catch (const OutputError& e) {
+                // NOTES: the first output that fails stops the run (every runner: the feed
+                // stops); the other sinks still take this record and are finished.
+                if (summary_.output_error.empty()) summary_.output_error = e.what();
+                if (feed_) feed_->stop();
+            }
+        }
+    }
+
+    // A record --resume kept, in the place of the run it covers: counted and handed on as if it
+    // had been made now (its job is this run's).
+    void emit_kept(const Job& job, const Record& stored) {
+        Record r = stored;
+        r.job = job;
+        r.source = job.source;
+        ++summary_.resumed;
+        if (r.plugin == opts_.baseline && r.timing && r.timing->median_ms > 0)
+            baseline_ = Baseline{r.plugin, r.kernel, r.timing->median_ms, 1.0};
+        emit(r, true);
+    }
+
+    void count(const Record& r) {
         switch (r.status) {
             case RecordStatus::Verified: ++summary_.verified; break;
             case RecordStatus::Failed: ++summary_.failed; break;
@@ -356,33 +436,22 @@ private:
                 break;
             case RecordStatus::Skipped: ++summary_.skipped; break;
         }
-        if (baseline_ && r.timing && r.plugin != baseline_->plugin && r.timing->median_ms > 0) {
-            Baseline b = *baseline_;
-            b.speedup = b.median_ms / r.timing->median_ms;
-            r.baseline = b;
-        }
-        if (r.phases) summary_.phases += *r.phases;
-        if (r.timing && r.device_arch.rfind("sm_", 0) == 0) {
-            double busy = r.timing->warmup * r.timing->median_ms;
-            for (double t : r.timing->times_ms) busy += t;
-            summary_.gpu_busy_ms += busy;
-        }
-        for (auto* s : sinks_) s->record(r);
     }
 
     void run_job(const Job& job, const Plan& plan, detail::JobState& state) {
         baseline_.reset();
         for (const Step& s : plan) {
+            if (stopping()) return;
             if (progress_) progress_->step(done_, fmt::format("{} on {}{}", job.problem.label(), s.plugin, device_label_));
-            if (s.done) {
-                ++summary_.resumed;
-            } else if (s.record) {
+            for (const Record* k : s.kept) emit_kept(job, *k);
+            if (s.record) {
                 Record r = *s.record;
                 emit(r);
-            } else {
-                for (const auto& k : s.kernels) run_kernel(job, state, *s.ep, s.dev, k);
+            } else if (!s.done) {
+                for (const auto& k : s.kernels)
+                    if (!stopping()) run_kernel(job, state, *s.ep, s.dev, k);
             }
-            ++done_;
+            if (!stopping()) ++done_;
         }
     }
 
@@ -449,7 +518,7 @@ private:
             r.stage = x.stage;
             r.reason = x.error;
             r.phases = ph;
-            if (x.lost || x.status == SPMMA_DEVICE_ERROR) p.restart();  // a poisoned context stays in that worker
+            if ((x.lost || x.status == SPMMA_DEVICE_ERROR) && !interrupted()) p.restart();  // a poisoned context stays in that worker
             emit(r);
             return;
         }
@@ -512,6 +581,7 @@ private:
     const std::vector<RecordSink*>& sinks_;
     Progress* progress_;
     RunSummary summary_;
+    JobFeed* feed_ = nullptr;
     size_t done_ = 0;
     std::string device_label_;
     std::optional<Baseline> baseline_;
@@ -551,9 +621,9 @@ RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<Device
         });
     }
     for (auto& t : threads) t.join();
-    shared.finish_all();
     RunSummary total;
     for (const RunSummary& p : parts) total += p;
+    if (const std::string e = shared.finish_all(total.cut_short()); !e.empty() && total.output_error.empty()) total.output_error = e;
     total.wall_ms = ms_since(t0);
     total.devices = static_cast<int>(slots.size());
     return total;

@@ -3,6 +3,7 @@
 // last runner; the progress line counts every runner's steps.
 #pragma once
 
+#include <spmma/core/durable_file.hpp>
 #include <spmma/core/runner.hpp>
 
 #include <mutex>
@@ -34,10 +35,21 @@ public:
     }
     void finish() override {}  // each runner's end; the run's end is finish_all()
 
-    void finish_all() {
+    // The run's end: `cut_short` (when the run ended early) then finish() on each sink; the
+    // first output error's text, "" when none.
+    std::string finish_all(const std::string& cut_short) {
         std::lock_guard lock(mutex_);
         if (progress_ && started_) progress_->finish();
-        for (auto& l : locked_) l.inner->finish();
+        std::string error;
+        for (auto& l : locked_) {
+            if (!cut_short.empty()) l.inner->cut_short(cut_short);
+            try {
+                l.inner->finish();
+            } catch (const OutputError& e) {
+                if (error.empty()) error = e.what();
+            }
+        }
+        return error;
     }
 
 private:
@@ -47,6 +59,11 @@ private:
             std::lock_guard lock(*mutex);
             inner->record(r);
         }
+        void kept(const Record& r) override {
+            std::lock_guard lock(*mutex);
+            inner->kept(r);
+        }
+        void cut_short(const std::string&) override {}  // said once, by finish_all
         void finish() override {}
         RecordSink* inner;
         std::mutex* mutex;

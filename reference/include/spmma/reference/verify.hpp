@@ -50,7 +50,7 @@ struct Verdict {
     std::string mode;            // "full" or "sampled"
     int64_t checked = 0;
     int64_t mismatches = 0;      // elements outside their tolerance, NaNs included
-    int64_t nan_count = 0;       // NaN in D where the reference has none (always a failure)
+    int64_t nan_count = 0;       // NaN in D (always a failure)
     double max_abs_error = 0;    // over the checked elements with finite D and reference
     double max_rel_error = 0;    // |D - ref| / |ref| over those with ref != 0
     std::vector<Mismatch> first; // the first mismatches, in index order
@@ -80,7 +80,8 @@ Expected compute_expected(const GemmInput& input, const VerifyOptions& options);
 // Checks a canonical D buffer (d_type, row-major m x n) against `expected`.
 // A floating element passes when |D - value| <= tolerance; when value overflows d_type
 // (|value| - tolerance past the rounding threshold to infinity), an infinity of value's sign
-// passes too; a NaN passes only where value is NaN; an infinite value needs the same infinity.
+// passes too; a NaN in D never passes, nor does any D where value is NaN; an infinite value
+// needs the same infinity.
 // With `compact`, d holds only the checked elements, in the order of expected.index (what a
 // plugin's download_elements returns for a sampled check).
 Verdict check(const GemmInput& input, const Expected& expected, const void* d, int max_report = 8, bool compact = false);

@@ -52,6 +52,10 @@ public:
     virtual void close_requests() {}
 };
 
+// Ends every worker process this spmma started, at once (SIGKILL), and starts no more: a call in
+// flight returns as lost. For a run being interrupted (SIGINT, SIGTERM); safe from any thread.
+void end_all_workers();
+
 // close_requests on each of `plugins`.
 void close_requests(const std::vector<std::unique_ptr<PluginEndpoint>>& plugins);
 

@@ -59,12 +59,16 @@ struct Problem {
 // block scales without a block size: 64 of k (ue8m0) or 32 (ue4m3).
 void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_given);
 
-// Why a problem is impossible: the key at fault (m, n, k, a_type, b_type, acc, out, pattern,
+// Why a problem is impossible: the key at fault (m, n, k (also when the problem's bytes overflow
+// int64: its largest dimension), a_type, b_type, acc, out, pattern,
 // satfinite, alpha, beta, scale_type, scale_block, scale_min, scale_max) and the reason.
 struct Invalid {
     std::string key;
     std::string message;
 };
 std::optional<Invalid> validate(const Problem& p);
+// A value that must be a finite number (alpha, beta): NaN or an infinity makes D NaN or
+// infinite everywhere, which no reference can vouch for. The key and the reason, or nullopt.
+std::optional<Invalid> check_finite(const char* key, double value);
 
 }  // namespace spmma

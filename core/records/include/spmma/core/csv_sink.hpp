@@ -1,10 +1,10 @@
-// Records as CSV rows (--csv): Record::csv_header, then Record::csv_row for each record.
+// Records as CSV rows (--csv): Record::csv_header, then Record::csv_row for each record, each
+// row written and synced as it comes (durable_file.hpp).
 #pragma once
 
+#include <spmma/core/durable_file.hpp>
 #include <spmma/core/record_sink.hpp>
 
-#include <fstream>
-#include <ostream>
 #include <string>
 
 namespace spmma {
@@ -15,8 +15,8 @@ public:
     void record(const Record& r) override;
 
 private:
-    std::ofstream file_;
-    std::ostream* out_;
+    DurableFile file_;
+    size_t written_ = 0;
 };
 
 }  // namespace spmma

@@ -40,7 +40,8 @@ struct JunitSuite {
 // The document. Test names are made unique within it (GitLab keeps only the first of a
 // classname and name): a repeat gets " (2)", " (3)", ...
 std::string junit_xml(const std::string& name, const std::vector<JunitSuite>& suites);
-// Writes junit_xml to `path`; std::runtime_error naming the path when it cannot.
+// Writes junit_xml to `path` (write_file_durably: replaced whole or not at all); OutputError, a
+// std::runtime_error, naming the path when it cannot.
 void write_junit(const std::filesystem::path& path, const std::string& name, const std::vector<JunitSuite>& suites);
 
 // "plugin.kernel" with the dots of each part made '_' (so Jenkins' package is the plugin).

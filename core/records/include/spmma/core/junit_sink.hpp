@@ -5,7 +5,8 @@
 //   skipped              -> <skipped message="REASON">
 // time: the sum of the timed iterations (0 without timings). classname "plugin.kernel", name the
 // problem's label. The file is written when the run finishes (finish()), or, if the sink is
-// destroyed before that, with what arrived.
+// destroyed before that, with what arrived. A run cut short (cut_short) adds one test case in
+// error, "spmma.run / not run", saying what did not run.
 #pragma once
 
 #include <spmma/core/junit.hpp>
@@ -24,12 +25,15 @@ public:
     explicit JunitSink(std::filesystem::path path, std::string document_name = "spmma");
     ~JunitSink() override;
     void record(const Record& r) override;
+    void cut_short(const std::string& what) override { cut_short_ = what; }
     void finish() override;
 
 private:
+    std::vector<JunitSuite> suites() const;
     std::filesystem::path path_;
     std::string name_;
     std::vector<StoredRecord> records_;
+    std::string cut_short_;
     bool written_ = false;
 };
 

@@ -3,10 +3,11 @@
 #pragma once
 
 #include <spmma/core/job.hpp>
+#include <spmma/core/record.hpp>
 
 #include <filesystem>
+#include <map>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,8 @@ struct Shard {
 // "I/N" with 0 <= I < N; throws std::invalid_argument naming what is wrong.
 Shard parse_shard(const std::string& s);
 // From SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN and SLURM_ARRAY_TASK_COUNT when a Slurm array
-// job sets them; nullopt otherwise.
+// job sets them; nullopt otherwise. A variable that is not a whole number, or a shard out of
+// range, throws std::invalid_argument naming the variable.
 std::optional<Shard> shard_from_slurm();
 
 // Numbers the jobs (index of count) and keeps shard I's: jobs I, I+N, I+2N, ... (round robin, so
@@ -29,12 +31,13 @@ std::vector<Job> number_and_shard(std::vector<Job> jobs, const std::optional<Sha
 
 // What a --json file already holds, for --resume.
 struct ResumeScan {
-    std::set<std::string> keys;  // resume_key of every record
+    std::map<std::string, Record> kept;  // by resume_key: each run's record (the first, if one was doubled)
     size_t records = 0;
-    std::string note;            // a torn last line that was dropped, said for the user
+    std::string note;                    // a torn last line that was dropped, said for the user
 };
-// Reads `file` (missing: empty). A last line that is cut short (no newline, or not JSON) is cut off
-// the file; a bad line before the last throws std::runtime_error naming file and line.
+// Reads `file` (missing: empty). A last line cut short (no newline) is cut off the file; a whole
+// line that is not a record throws std::runtime_error naming file and line (RecordFileError for
+// a field of the wrong type).
 ResumeScan scan_for_resume(const std::filesystem::path& file);
 
 }  // namespace spmma

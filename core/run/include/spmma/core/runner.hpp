@@ -13,7 +13,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,7 +32,10 @@ struct RunnerOptions {
     std::filesystem::path save_operands;    // every run's operands and D as .npy
     std::filesystem::path save_failures;    // failed runs' operands and D as .npy
     std::string plugin_dir;                 // for the reproducing command lines
-    std::set<std::string> done;             // --resume: resume_key()s of records already written
+    std::map<std::string, Record> kept;     // --resume: the records already written, by resume_key()
+    // Nonzero once the run is to stop (the signal's number: SIGINT, SIGTERM): no job or plugin
+    // run starts after it, and a record made after it (its worker ended) is not written.
+    const std::atomic<int>* interrupt = nullptr;
 };
 
 // Progress of a long run (the terminal's progress line).
@@ -47,16 +50,22 @@ public:
 struct RunSummary {
     int verified = 0, failed = 0, unverified = 0, errors = 0, skipped = 0;
     int missing = 0;        // of the errors: plugins asked for by name that are not loaded
-    int resumed = 0;        // --resume: plugin steps whose records the file already held (not run again)
+    int resumed = 0;        // --resume: records the file already held (counted above too, not run again)
+    size_t steps = 0, steps_done = 0;  // plugin steps (a job on one plugin) of the run, and those it reached
+    int interrupted = 0;    // the signal that stopped the run, 0 when none did
+    std::string output_error;  // the first output that could not be written (the run stopped there)
     double wall_ms = 0;     // run_jobs from start to end
     int devices = 1;        // run_on_devices: how many ran side by side
     Phases phases;          // summed over the records
     double gpu_busy_ms = 0; // the timed launches of GPU records: warm-up launches x median + every timed launch
     RunSummary& operator+=(const RunSummary& o);  // counts, phases and GPU time (not the wall time)
     // 0 all verified (or unverified by request), 1 a failure or error (a plugin asked for by name
-    // and not loaded included), 3 nothing ran (and nothing failed but missing plugins) and nothing
-    // was already recorded (--resume).
+    // and not loaded included) or an output that could not be written, 3 nothing ran (and
+    // nothing failed but missing plugins; records --resume kept count as if made now);
+    // 128 + the signal when one interrupted it (130 SIGINT, 143 SIGTERM).
     int exit_code() const;
+    // Why the run ended before its last step, for the outputs: "" when it did not.
+    std::string cut_short() const;
     // "where the time went": each phase's seconds and share of the wall time, the GPU's share.
     std::string phase_table(double startup_ms) const;
 };
@@ -69,13 +78,18 @@ class JobFeed {
 public:
     explicit JobFeed(size_t jobs) : jobs_(jobs) {}
     std::optional<size_t> next() {
+        if (stopped()) return std::nullopt;
         const size_t i = next_.fetch_add(1);
         return i < jobs_ ? std::optional<size_t>(i) : std::nullopt;
     }
+    // No job is handed out after this (an output failed: every runner stops).
+    void stop() { stopped_ = true; }
+    bool stopped() const { return stopped_; }
 
 private:
     size_t jobs_;
     std::atomic<size_t> next_{0};
+    std::atomic<bool> stopped_{false};
 };
 
 // One device and the plugins that run on it (their own worker processes).
