@@ -104,7 +104,7 @@ TEST_CASE("spmma report OLD NEW names a night 30 % slower in f16 on its first sc
     // The screenshot the README shows (SPMMA_SCREENSHOT names where to keep it).
     const char* keep = std::getenv("SPMMA_SCREENSHOT");
     const std::string png = keep && *keep ? keep : temp_path("nights.png");
-    const std::string why = screenshot(page, png, "1000,760");
+    const std::string why = screenshot(page, png, "1000,1240");  // the verdicts and the first chart
     INFO(why);
     REQUIRE(why.empty());
     CHECK(read_file(png).substr(0, 8) == "\x89PNG\r\n\x1a\n");
