@@ -54,7 +54,7 @@ Nights nights() {
 
 }  // namespace
 
-TEST_CASE("spmma report OLD NEW names a night 30 % slower in f16 on its first screen, and every chart of it renders", "[cli][report][compare]") {
+TEST_CASE("spmma report OLD NEW names a night 30 % slower in f16 on its first screen, and every chart of it renders", "[cli][report][compare][screenshot]") {
     const Nights n = nights();
     // The gate's own verdict: the six f16 records slower, the six s8 the same.
     const auto gate = spmma_cli("compare " + n.last + " " + n.tonight);
@@ -63,7 +63,7 @@ TEST_CASE("spmma report OLD NEW names a night 30 % slower in f16 on its first sc
     CHECK_THAT(gate.out, Catch::Contains("12 matched: 6 slower, 0 faster, 6 same, 0 too noisy; 6 regressions"));
 
     const std::string page = temp_path("nights.html");
-    const auto r = spmma_cli("report " + n.last + " " + n.tonight + " -o " + page);
+    const auto r = spmma_cli("report " + n.last + " " + n.tonight + " -o " + page + " --title 'spmma report: tonight against last night'");
     INFO(r.out);
     REQUIRE(r.code == 0);
     CHECK_THAT(r.out, Catch::Contains("12 matched, 6 regressions, 0 failures; 2 charts"));
@@ -139,7 +139,7 @@ TEST_CASE("the browser check fails a comparison chart whose legend is cut or who
     CHECK(stray.result["charts"][0]["problems"].dump().find("1 whiskers outside the plot area") != std::string::npos);
 }
 
-TEST_CASE("spmma report with two files compares them; --pool makes them one run; compare's options only with two runs", "[cli][report][compare]") {
+TEST_CASE("spmma report with two files compares them, --pool makes them one run, compare's options only with two runs", "[cli][report][compare]") {
     const Nights n = nights();
     const std::string page = temp_path("pooled.html");
     const auto pooled = spmma_cli("report " + n.last + " " + n.tonight + " --pool -o " + page);
