@@ -137,9 +137,12 @@ ChartPoint throughput_point(const StoredRecord& r, std::string family) {
         p.y_hi = r.flops() / (*fast * 1e-3) / 1e12;
         spread = fmt::format(" (launches {:.4g} to {:.4g})", p.y_lo, p.y_hi);
     }
-    p.tip = fmt::format("{} | {} {}: {:.4g} TFLOP/s{}, median {:.4g} ms of {} launches{}{}{}", r.label, r.plugin, r.kernel, r.tflops(), spread,
-                        r.median_ms, r.times_ms.size(), r.status == "unverified" ? " (not verified)" : "", r.device.empty() ? "" : ", " + device_at(r),
-                        p.group.empty() ? "" : "; " + p.group);
+    const std::string sol = r.sol_fraction > 0 ? fmt::format(", {:.0f}% of speed of light{}", 100 * r.sol_fraction,
+                                                             r.sol_bound_by.empty() ? "" : " (" + r.sol_bound_by + " bound)")
+                                               : "";
+    p.tip = fmt::format("{} | {} {}: {:.4g} TFLOP/s{}, median {:.4g} ms of {} launches{}{}{}{}", r.label, r.plugin, r.kernel, r.tflops(), spread,
+                        r.median_ms, r.times_ms.size(), sol, r.status == "unverified" ? " (not verified)" : "",
+                        r.device.empty() ? "" : ", " + device_at(r), p.group.empty() ? "" : "; " + p.group);
     return p;
 }
 
