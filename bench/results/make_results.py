@@ -23,6 +23,7 @@ share of its roofline bound reached.
 file, line and key."""
 import argparse
 import ast
+import gzip
 import json
 import os
 import re
@@ -104,7 +105,9 @@ def read_records(paths):
     records = []
     for path in paths:
         try:
-            f = open(path, encoding="utf-8")
+            # NOTES: a record file kept in the repository may be gzipped (bench/results keeps its
+            # bytes down); the launch-time arrays dominate a decode run's records.
+            f = gzip.open(path, "rt", encoding="utf-8") if path.endswith(".gz") else open(path, encoding="utf-8")
         except OSError as e:
             raise InputError(f"{path}: {e.strerror}")
         with f:
