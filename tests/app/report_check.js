@@ -2,8 +2,10 @@
 // writes what it found into the page as JSON, in a pre element with id spmma-chart-check; the test reads it
 // back with chromium --dump-dom. A chart passes when its plot area is laid out, it draws as many
 // markers as it says (data-points), every marker has an area and lies inside the plot area on
-// screen, each axis has at least two labelled ticks and a label, and the legend has one entry
-// with text per series (data-series).
+// screen, each axis has at least two labelled ticks and a label, the legend has one entry
+// with text per series (data-series), and no legend text reaches past the chart's edge (cut).
+// It also writes the text of the first screen (what lies wholly above the window's bottom edge
+// before any scrolling) as first_screen.
 (function () {
   function box(el) { var r = el.getBoundingClientRect(); return {x: r.left, y: r.top, w: r.width, h: r.height}; }
   var result = {ok: true, charts: [], problems: []};
@@ -43,14 +45,35 @@
     var entries = svg.querySelectorAll('.legend .legend-entry');
     var series = parseInt(svg.getAttribute('data-series'), 10);
     if (entries.length !== series) c.problems.push(entries.length + ' legend entries, ' + series + ' series');
+    var frame = box(svg);
     entries.forEach(function (e) {
       var t = e.querySelector('text');
-      if (!t || !(t.getComputedTextLength() > 0)) c.problems.push('a legend entry without text');
+      if (!t || !(t.getComputedTextLength() > 0)) { c.problems.push('a legend entry without text'); return; }
+      var b = box(t);
+      if (b.x + b.w > frame.x + frame.w + 0.5 || b.y + b.h > frame.y + frame.h + 0.5 || b.x < frame.x - 0.5)
+        c.problems.push('legend cut: "' + t.textContent + '"');
     });
+    var whiskers = svg.querySelectorAll('.whisker'), stray = 0;
+    whiskers.forEach(function (w) {
+      var b = box(w);
+      if (!a || b.x < a.x - 4 || b.x + b.w > a.x + a.w + 4 || b.y < a.y - 1 || b.y + b.h > a.y + a.h + 1) stray++;
+    });
+    c.whiskers = whiskers.length;
+    if (stray) c.problems.push(stray + ' whiskers outside the plot area');
+    var lines = svg.querySelectorAll('.group-line').length;
+    c.lines = lines;
+    if (lines !== parseInt(svg.getAttribute('data-lines') || '0', 10)) c.problems.push(lines + ' lines, ' + svg.getAttribute('data-lines') + ' expected');
     if (c.problems.length) result.ok = false;
     result.charts.push(c);
   });
   if (result.problems.length) result.ok = false;
+  var seen = [];
+  document.querySelectorAll('h1, h2, p, li, tr, summary').forEach(function (el) {
+    var r = el.getBoundingClientRect();
+    if (r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight) seen.push(el.innerText.replace(/\s+/g, ' ').trim());
+  });
+  result.first_screen = seen.join('\n');
+  result.window = {width: window.innerWidth, height: window.innerHeight};
   var pre = document.createElement('pre');
   pre.id = 'spmma-chart-check';
   pre.textContent = JSON.stringify(result);

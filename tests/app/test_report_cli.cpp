@@ -2,12 +2,12 @@
 // plugin, a failure, an error, a skip), opened in headless chromium, where report_check.js
 // measures every chart; and pages broken on purpose, which that check must fail.
 #include "../common/tools.hpp"
+#include "browser_check.hpp"
 #include "cli.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <regex>
 
 namespace {
 
@@ -53,53 +53,6 @@ std::string report_records() {
     no_times["timing"]["median_ms"] = "nan";
     out += failed.dump() + "\n" + error.dump() + "\n" + skipped.dump() + "\n" + no_times.dump() + "\n";
     return write_file("report.jsonl", out);
-}
-
-struct BrowserCheck {
-    bool ran = false;
-    std::string why;         // when it did not run
-    nlohmann::json result;   // what report_check.js wrote
-};
-
-std::string unescape(std::string s) {
-    for (const auto& [from, to] : std::vector<std::pair<std::string, std::string>>{{"&lt;", "<"}, {"&gt;", ">"}, {"&quot;", "\""}, {"&amp;", "&"}})
-        for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
-    return s;
-}
-
-// Opens `html` (the page's text) in headless chromium with report_check.js added at the end of
-// the body, and returns what the check wrote into the page.
-BrowserCheck check_in_browser(const std::string& html, const std::string& name) {
-    BrowserCheck c;
-    const std::string chromium = find_tool({"chromium", "chromium-browser", "google-chrome", "google-chrome-stable"});
-    if (chromium.empty()) {
-        c.why = "chromium not found: scripts/test.sh installs it (Debian package chromium)";
-        return c;
-    }
-    std::string page = html;
-    const size_t body = page.rfind("</body>");
-    if (body == std::string::npos) {
-        c.why = "the page has no </body>";
-        return c;
-    }
-    page.insert(body, "<script>\n" + read_file(SPMMA_SOURCE_DIR "/tests/app/report_check.js") + "</script>\n");
-    const std::string file = write_file(name + ".html", page), log = temp_path(name + ".chromium.log");
-    const std::string profile = temp_path(name + ".profile");
-    const ShellResult r = run_shell("timeout 180 " + chromium + " --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir=" + profile +
-                                    " --dump-dom file://" + file + " 2>" + log);
-    // The last such element: the one the check appended.
-    static const std::regex pre(R"(<pre id="spmma-chart-check">([^<]*)</pre>)");
-    std::string found;
-    for (auto it = std::sregex_iterator(r.out.begin(), r.out.end(), pre); it != std::sregex_iterator(); ++it) found = (*it)[1].str();
-    if (r.code != 0 || found.empty()) {
-        const std::string err = read_file(log);
-        c.why = "chromium (" + chromium + ") exited " + std::to_string(r.code) + " without the check's result; its log ends: " +
-                err.substr(err.size() > 1500 ? err.size() - 1500 : 0);
-        return c;
-    }
-    c.ran = true;
-    c.result = nlohmann::json::parse(unescape(found));
-    return c;
 }
 
 // The first chart's markup in `html` (from "<svg " to "</svg>").
@@ -167,9 +120,16 @@ TEST_CASE("spmma report writes one self-contained page whose every chart renders
     INFO(c.result.dump(1));
     CHECK(c.result["ok"] == true);
     REQUIRE(c.result["charts"].size() == 4);
-    // 6 problems (m 32, 64, 128 by k 64, 128) per type: two plugins in a throughput chart, one speedup.
-    for (const auto& chart : c.result["charts"])
-        CHECK(chart["points"].get<int>() == (chart["id"].get<std::string>().rfind("throughput", 0) == 0 ? 12 : 6));
+    // 6 problems (m 32, 64, 128 by k 64, 128) per type: two plugins in a throughput chart, one
+    // speedup. A throughput point has the range of its launches as an error bar, and each
+    // plugin's line per k joins its three m (n and k fixed, m varying).
+    for (const auto& chart : c.result["charts"]) {
+        const bool throughput = chart["id"].get<std::string>().rfind("throughput", 0) == 0;
+        CHECK(chart["points"].get<int>() == (throughput ? 12 : 6));
+        CHECK(chart["whiskers"].get<int>() == (throughput ? 12 : 0));
+        CHECK(chart["lines"].get<int>() == (throughput ? 4 : 0));
+    }
+    CHECK_THAT(html, Catch::Contains("<title>n=64 k=128, m varies</title>"));
 }
 
 TEST_CASE("the browser check fails a page whose chart is empty or broken", "[cli][report]") {

@@ -169,6 +169,40 @@ void read_verification(const FieldReader& f, const json& root, StoredRecord& r) 
     }
 }
 
+// A {min, median, max} member of the clocks object: its median, with min and max when asked.
+double spread_median(const FieldReader& f, const json& c, const char* key, double* min = nullptr, double* max = nullptr) {
+    const std::string path = std::string("clocks.") + key;
+    const json* s = f.object(c, key, path, false);
+    if (!s) return 0;
+    if (min) *min = f.number(s, "min", path + ".min", 0.0);
+    if (max) *max = f.number(s, "max", path + ".max", 0.0);
+    return f.number(s, "median", path + ".median", 0.0);
+}
+
+void read_clocks(const FieldReader& f, const json& root, StoredRecord& r) {
+    const json* c = f.object(root, "clocks", "clocks", false);
+    if (!c) return;
+    StoredClocks& k = r.clocks;
+    k.error = f.text(c, "error", "clocks.error");
+    if (!FieldReader::member(*c, "sm_mhz")) return;
+    k.present = true;
+    k.sm_mhz = spread_median(f, *c, "sm_mhz", &k.sm_mhz_min, &k.sm_mhz_max);
+    k.mem_mhz = spread_median(f, *c, "mem_mhz");
+    k.power_w = spread_median(f, *c, "power_w", nullptr, &k.power_w_max);
+    k.temperature_c = spread_median(f, *c, "temperature_c");
+    const json* t = f.object(*c, "throttle", "clocks.throttle", false);
+    if (!t) return;
+    k.power_cap_fraction = f.number(t, "power_cap_fraction", "clocks.throttle.power_cap_fraction", 0.0);
+    if (const json* reasons = FieldReader::member(*t, "reasons")) {
+        if (!reasons->is_array()) f.fail("clocks.throttle.reasons", fmt::format("expected an array, found {}", reasons->type_name()));
+        for (size_t i = 0; i < reasons->size(); ++i) {
+            const json& v = (*reasons)[i];
+            if (!v.is_string()) f.fail(fmt::format("clocks.throttle.reasons[{}]", i), "expected a string");
+            k.throttle.push_back(v.get<std::string>());
+        }
+    }
+}
+
 }  // namespace
 
 double StoredRecord::total_seconds() const { return std::accumulate(times_ms.begin(), times_ms.end(), 0.0) * 1e-3; }
@@ -217,6 +251,7 @@ StoredRecord parse_record_line(const std::string& line, const std::string& where
     read_timing(f, root, r);
     read_speed_of_light(f, root, device, r);
     read_verification(f, root, r);
+    read_clocks(f, root, r);
     r.baseline_plugin = f.text(f.object(root, "baseline", "baseline", false), "plugin", "baseline.plugin");
     r.spmma_version = f.text(&root, "spmma_version", "spmma_version");
     r.timestamp = f.text(&root, "timestamp", "timestamp");

@@ -1,4 +1,5 @@
-#include <spmma/core/markup.hpp>
+#include "report_parts.hpp"
+
 #include <spmma/core/report_html.hpp>
 #include <spmma/core/svg_chart.hpp>
 
@@ -6,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -14,34 +16,9 @@ namespace {
 
 using Records = std::vector<StoredRecord>;
 
-std::string e(const std::string& s) { return markup_escape(s); }
+using namespace report_parts;
 
-// The chart a record belongs to: its operand types (and block scales).
-std::string type_group(const StoredRecord& r) {
-    std::string g = r.a_type == r.b_type ? r.a_type : r.a_type + "*" + r.b_type;
-    if (!r.scale_type.empty()) g += fmt::format(" {}/{}", r.scale_type, r.scale_block);
-    return g.empty() ? "unknown types" : g;
-}
-
-bool several_devices(const Records& rs) {
-    std::set<std::string> d;
-    for (const auto& r : rs) d.insert(r.device);
-    return d.size() > 1;
-}
-
-// Where a record ran, for a table cell or a tooltip: "NVIDIA H100 80GB HBM3 (device 1)".
-std::string device_at(const StoredRecord& r) {
-    return r.device_index < 0 ? r.device : fmt::format("{} (device {})", r.device, r.device_index);
-}
-
-// One device in the summary: "NVIDIA H100 80GB HBM3 (sm_90), device 1, GPU-8c1f...", each part
-// the record has. Two GPUs of one name on a host differ by index and UUID.
-std::string device_identity(const StoredRecord& r) {
-    std::string s = r.device_arch.empty() ? r.device : r.device + " (" + r.device_arch + ")";
-    if (r.device_index >= 0) s += fmt::format(", device {}", r.device_index);
-    if (!r.device_uuid.empty()) s += ", " + r.device_uuid;
-    return s;
-}
+std::string e(const std::string& s) { return escape(s); }
 
 std::string series_name(const StoredRecord& r, bool devices) { return devices && !r.device.empty() ? r.plugin + " on " + r.device : r.plugin; }
 
@@ -72,28 +49,6 @@ std::vector<std::string> groups_of(const std::vector<const StoredRecord*>& best)
     return g;
 }
 
-// Series names in first-seen order over the whole page: a series keeps its colour and marker
-// in every chart.
-class Styles {
-public:
-    int operator()(const std::string& name) {
-        const auto it = std::find(names_.begin(), names_.end(), name);
-        if (it != names_.end()) return static_cast<int>(it - names_.begin());
-        names_.push_back(name);
-        return static_cast<int>(names_.size() - 1);
-    }
-
-private:
-    std::vector<std::string> names_;
-};
-
-// Adds point `p` to the series named `name`, made when first seen.
-void add_point(Chart& c, Styles& styles, const std::string& name, ChartPoint p) {
-    auto it = std::find_if(c.series.begin(), c.series.end(), [&](const ChartSeries& s) { return s.name == name; });
-    if (it == c.series.end()) it = c.series.insert(c.series.end(), ChartSeries{name, {}, styles(name)});
-    it->points.push_back(std::move(p));
-}
-
 std::string count_table(const Records& rs) {
     static constexpr const char* kStatuses[] = {"verified", "failed", "error", "unverified", "skipped"};
     std::vector<std::string> plugins;
@@ -121,31 +76,13 @@ std::string count_table(const Records& rs) {
     return out + "</table>\n";
 }
 
-// "value (count)" for each distinct value of `field`, most frequent first.
-template <class F>
-std::string tally(const Records& rs, F field) {
-    std::map<std::string, int> n;
-    for (const auto& r : rs) ++n[field(r)];
-    std::vector<std::pair<std::string, int>> v(n.begin(), n.end());
-    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    std::string out;
-    for (const auto& [k, c] : v) out += fmt::format("{}{} ({})", out.empty() ? "" : "; ", e(k.empty() ? "(none)" : k), c);
-    return out;
-}
-
 std::string summary_section(const Records& rs, const ReportOptions& opt) {
-    std::string first, last;
-    for (const auto& r : rs) {
-        if (r.timestamp.empty()) continue;
-        if (first.empty() || r.timestamp < first) first = r.timestamp;
-        if (last.empty() || r.timestamp > last) last = r.timestamp;
-    }
     std::string files;
     for (const auto& [f, n] : opt.files) files += fmt::format("{}<code>{}</code> ({})", files.empty() ? "" : "; ", e(f), n);
     std::string out = "<h2 id=\"summary\">Summary</h2>\n" + count_table(rs) + "<dl class=\"facts\">\n";
     out += fmt::format("<dt>devices</dt><dd>{}</dd>\n", tally(rs, device_identity));
     out += fmt::format("<dt>spmma versions</dt><dd>{}</dd>\n", tally(rs, [](const StoredRecord& r) { return r.spmma_version; }));
-    out += fmt::format("<dt>dates</dt><dd>{}</dd>\n", first.empty() ? "(none recorded)" : e(first == last ? first : first + " to " + last));
+    out += fmt::format("<dt>dates</dt><dd>{}</dd>\n", date_range(rs));
     out += fmt::format("<dt>hosts</dt><dd>{}</dd>\n", tally(rs, [](const StoredRecord& r) { return r.host; }));
     out += fmt::format("<dt>files</dt><dd>{}</dd>\n</dl>\n", files);
     return out;
@@ -163,26 +100,76 @@ std::string untimed_note(const Records& rs) {
                        n == 1 ? "" : "s", n == 1 ? "is" : "are", list);
 }
 
+// The shape family that joins a record's point to others of its series in a throughput chart:
+// the two sizes held fixed while the third varies ("m=4096 k=4096, n varies"), or "square"
+// for m = n = k; the first of these that another record of the series shares. Empty: none.
+std::string shape_family(const StoredRecord& r, const std::vector<const StoredRecord*>& series) {
+    struct Family {
+        const char* name;
+        int64_t StoredRecord::*a;
+        int64_t StoredRecord::*b;
+        int64_t StoredRecord::*varies;
+    };
+    static constexpr Family kFamilies[] = {{"n", &StoredRecord::m, &StoredRecord::k, &StoredRecord::n},
+                                           {"m", &StoredRecord::n, &StoredRecord::k, &StoredRecord::m},
+                                           {"k", &StoredRecord::m, &StoredRecord::n, &StoredRecord::k}};
+    static constexpr const char* kFixed[][2] = {{"m", "k"}, {"n", "k"}, {"m", "n"}};
+    for (size_t f = 0; f < std::size(kFamilies); ++f) {
+        const Family& fam = kFamilies[f];
+        for (const auto* o : series)
+            if (o->*fam.a == r.*fam.a && o->*fam.b == r.*fam.b && o->*fam.varies != r.*fam.varies)
+                return fmt::format("{}={} {}={}, {} varies", kFixed[f][0], r.*fam.a, kFixed[f][1], r.*fam.b, fam.name);
+    }
+    const auto square = [](const StoredRecord& x) { return x.m == x.n && x.n == x.k; };
+    if (square(r))
+        for (const auto* o : series)
+            if (square(*o) && o->m != r.m) return "square";
+    return "";
+}
+
+// A throughput point: the median's TFLOP/s, with the slowest and the fastest launch as its error bar.
+ChartPoint throughput_point(const StoredRecord& r, std::string family) {
+    ChartPoint p{r.flops(), r.tflops(), "", std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN(), std::move(family)};
+    std::string spread;
+    if (!r.times_ms.empty()) {
+        const auto [fast, slow] = std::minmax_element(r.times_ms.begin(), r.times_ms.end());
+        p.y_lo = r.flops() / (*slow * 1e-3) / 1e12;
+        p.y_hi = r.flops() / (*fast * 1e-3) / 1e12;
+        spread = fmt::format(" (launches {:.4g} to {:.4g})", p.y_lo, p.y_hi);
+    }
+    const std::string sol = r.sol_fraction > 0 ? fmt::format(", {:.0f}% of speed of light{}", 100 * r.sol_fraction,
+                                                             r.sol_bound_by.empty() ? "" : " (" + r.sol_bound_by + " bound)")
+                                               : "";
+    p.tip = fmt::format("{} | {} {}: {:.4g} TFLOP/s{}, median {:.4g} ms of {} launches{}{}{}{}", r.label, r.plugin, r.kernel, r.tflops(), spread,
+                        r.median_ms, r.times_ms.size(), sol, r.status == "unverified" ? " (not verified)" : "",
+                        r.device.empty() ? "" : ", " + device_at(r), p.group.empty() ? "" : "; " + p.group);
+    return p;
+}
+
 std::string throughput_section(const std::vector<const StoredRecord*>& best, const std::string& untimed, bool devices, Styles& styles,
                                int& charts) {
     std::string out = "<h2 id=\"throughput\">Throughput</h2>\n" + untimed;
     if (best.empty()) return out + "<p>No record ran with a time.</p>\n";
     out += "<p>Each point is one plugin's fastest kernel on one problem: dense-equivalent TFLOP/s (2&#183;m&#183;n&#183;k / median "
-           "time). Hover a point for the problem and kernel.</p>\n";
+           "launch time); its error bar spans the slowest to the fastest launch. Lines join a plugin's problems of one shape family: "
+           "two sizes fixed while the third varies, or square sizes. Hover a point for the problem, kernel and family.</p>\n";
     for (const auto& g : groups_of(best)) {
         Chart c;
         c.title = "Throughput, " + g;
-        c.x = {"problem size, 2·m·n·k (flop)", true, true};
+        c.x = {"problem size, 2·m·n·k (flop)", true, true, {}};
+        std::map<std::string, std::vector<const StoredRecord*>> series;
+        std::vector<const StoredRecord*> in_chart;
+        for (const auto* r : best)
+            if (type_group(*r) == g) series[series_name(*r, devices)].push_back(r), in_chart.push_back(r);
         std::vector<double> ys;
-        for (const auto* r : best) {
-            if (type_group(*r) != g) continue;
-            ys.push_back(r->tflops());
-            add_point(c, styles, series_name(*r, devices),
-                      {r->flops(), r->tflops(),
-                       fmt::format("{} | {} {}: {:.4g} TFLOP/s, median {:.4g} ms{}{}", r->label, r->plugin, r->kernel, r->tflops(), r->median_ms,
-                                   r->status == "unverified" ? " (not verified)" : "", r->device.empty() ? "" : ", " + device_at(*r))});
+        for (const auto* r : in_chart) {
+            const auto& mine = series[series_name(*r, devices)];
+            ChartPoint p = throughput_point(*r, shape_family(*r, mine));
+            ys.insert(ys.end(), {p.y, p.y_lo, p.y_hi});
+            add_point(c, styles, series_name(*r, devices), std::move(p));
         }
-        c.y = {"TFLOP/s", wide(ys, 100), false};
+        ys.erase(std::remove_if(ys.begin(), ys.end(), [](double v) { return !std::isfinite(v); }), ys.end());
+        c.y = {"TFLOP/s", wide(ys, 100), false, {}};
         out += "<figure>" + render_chart_svg(c, fmt::format("throughput-{}", ++charts)) + "</figure>\n";
     }
     return out;
@@ -233,7 +220,7 @@ std::string speedup_section(const std::vector<const StoredRecord*>& best, const 
     for (const auto& g : groups_of(best)) {
         Chart c;
         c.title = "Speedup over " + baseline + ", " + g;
-        c.x = {"problem size, 2·m·n·k (flop)", true, true};
+        c.x = {"problem size, 2·m·n·k (flop)", true, true, {}};
         c.reference_y = 1.0;
         c.reference_label = "= " + baseline;
         std::vector<double> ys;
@@ -242,11 +229,15 @@ std::string speedup_section(const std::vector<const StoredRecord*>& best, const 
             for (const auto& [plugin, r] : others) {
                 const double s = b->median_ms / r->median_ms;
                 ys.push_back(s);
-                add_point(c, styles, series_name(*r, devices), {r->flops(), s, fmt::format("{} | {} {}: {:.3g}x {}", r->label, r->plugin, r->kernel, s, baseline)});
+                ChartPoint p;
+                p.x = r->flops();
+                p.y = s;
+                p.tip = fmt::format("{} | {} {}: {:.3g}x {}", r->label, r->plugin, r->kernel, s, baseline);
+                add_point(c, styles, series_name(*r, devices), std::move(p));
             }
         }
         if (ys.empty()) continue;
-        c.y = {"speedup over " + baseline, wide(ys, 30), false};
+        c.y = {"speedup over " + baseline, wide(ys, 30), false, {}};
         out += "<figure>" + render_chart_svg(c, fmt::format("speedup-{}", ++charts)) + "</figure>\n";
     }
     return out + speedup_table(rows, columns, devices);
@@ -294,14 +285,6 @@ std::string choose_baseline(const Records& rs, const std::string& asked) {
     return named.size() == 1 ? *named.begin() : "";
 }
 
-constexpr const char* kStyle = R"(body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}
-h1{font-size:22px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;font-size:13px;margin:8px 0}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}
-th{background:#f2f2f2}tr.total td{font-weight:bold}td.bad{color:#b00020;font-weight:bold}
-pre{margin:0;font-size:12px;white-space:pre-wrap}code{font-size:12px;word-break:break-all}
-dl.facts dt{font-weight:bold;float:left;clear:left;width:140px}dl.facts dd{margin-left:150px}
-figure{margin:12px 0}.meta{color:#555;font-size:13px})";
-
 }  // namespace
 
 HtmlReport render_html_report(const Records& rs, const ReportOptions& opt) {
@@ -318,9 +301,7 @@ HtmlReport render_html_report(const Records& rs, const ReportOptions& opt) {
     else body += "<h2 id=\"speedup\">Speedup</h2>\n<p>No baseline plugin: <code>spmma report --baseline PLUGIN</code> adds this section.</p>\n";
     body += failures_section(rs);
     body += skipped_section(rs);
-    rep.html = fmt::format("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"generator\" content=\"spmma {}\">\n"
-                           "<meta name=\"spmma-charts\" content=\"{}\">\n<title>{}</title>\n<style>\n{}\n</style>\n</head>\n<body>\n{}</body>\n</html>\n",
-                           e(SPMMA_VERSION), rep.charts, e(opt.title), kStyle, body);
+    rep.html = page(opt.title, rep.charts, body);
     return rep;
 }
 

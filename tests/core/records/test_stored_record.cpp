@@ -56,7 +56,7 @@ TEST_CASE("fields this version does not know are ignored, the match key stays th
     auto j = record_json("verified", {1.0, 2.0});
     const std::string key = parse_record_line(j.dump(), "f:1").problem_key;
     j["phases"] = {{"upload_ms", 3.0}, {"verify_ms", 9.0}};
-    j["clocks"] = {{"sm_mhz", {1980, 1755}}};
+    j["clocks"] = {{"fan_percent", {40, 45}}};  // a member of clocks this version does not read
     j["timing"]["noise"] = 0.02;
     j["device"]["uuid"] = "GPU-1234";
     j["device"]["index"] = 3;
@@ -126,4 +126,33 @@ TEST_CASE("a record written by Record::to_json reads back whole", "[stored]") {
     REQUIRE(r.first_mismatches.size() == 1);
     CHECK(r.first_mismatches[0].i == 5);
     CHECK(r.first_mismatches[0].expected == "2");
+}
+
+TEST_CASE("a GPU record's clocks, power and throttle reasons are read back, and a record without NVML keeps its reason", "[stored]") {
+    auto j = record_json("verified", {1.0, 2.0});
+    j["clocks"] = {{"samples", 40},
+                   {"duration_ms", 400.0},
+                   {"sm_mhz", {{"min", 1755.0}, {"median", 1980.0}, {"max", 1980.0}}},
+                   {"mem_mhz", {{"min", 2619.0}, {"median", 2619.0}, {"max", 2619.0}}},
+                   {"power_w", {{"min", 300.0}, {"median", 640.5}, {"max", 700.0}}},
+                   {"temperature_c", {{"min", 50.0}, {"median", 61.0}, {"max", 63.0}}},
+                   {"throttle", {{"mask", "0x4"}, {"reasons", {"sw_power_cap"}}, {"power_cap_fraction", 0.25}}}};
+    const StoredRecord r = parse_record_line(j.dump(), "f:1");
+    CHECK(r.clocks.present);
+    CHECK(r.clocks.sm_mhz == 1980.0);
+    CHECK(r.clocks.sm_mhz_min == 1755.0);
+    CHECK(r.clocks.mem_mhz == 2619.0);
+    CHECK(r.clocks.power_w == 640.5);
+    CHECK(r.clocks.power_w_max == 700.0);
+    CHECK(r.clocks.temperature_c == 61.0);
+    CHECK(r.clocks.power_cap_fraction == 0.25);
+    CHECK(r.clocks.throttle == std::vector<std::string>{"sw_power_cap"});
+    auto no_nvml = record_json("verified", {1.0});
+    no_nvml["clocks"] = {{"error", "libnvidia-ml.so.1: not found"}};
+    const StoredRecord n = parse_record_line(no_nvml.dump(), "f:2");
+    CHECK_FALSE(n.clocks.present);
+    CHECK(n.clocks.error == "libnvidia-ml.so.1: not found");
+    CHECK_FALSE(parse_record_line(record_json("verified", {1.0}).dump(), "f:3").clocks.present);
+    j["clocks"]["throttle"]["reasons"] = "sw_power_cap";
+    CHECK_THROWS_WITH(parse_record_line(j.dump(), "f:4"), Catch::Contains("f:4: clocks.throttle.reasons: expected an array"));
 }

@@ -15,6 +15,15 @@ size_t occurrences(const std::string& s, const std::string& what) {
     return n;
 }
 
+// A point without an error bar or a group.
+ChartPoint pt(double x, double y, const std::string& tip) {
+    ChartPoint p;
+    p.x = x;
+    p.y = y;
+    p.tip = tip;
+    return p;
+}
+
 }  // namespace
 
 TEST_CASE("log axes tick at powers of ten, with 2 and 5 between them over three decades or fewer", "[chart]") {
@@ -32,10 +41,10 @@ TEST_CASE("log axes tick at powers of ten, with 2 and 5 between them over three 
 TEST_CASE("a chart draws every drawable point, one legend entry per series, and escapes its text", "[chart]") {
     Chart c;
     c.title = "Throughput <f16> & \"more\"";
-    c.x = {"size", true, true};
-    c.y = {"TFLOP/s", false, false};
-    c.series.push_back({"cpu", {{1e6, 0.5, "a<b"}, {1e7, 0.7, "c"}, {-1, 0.7, "not on a log axis"}, {1e8, NAN, "no y"}}});
-    c.series.push_back({"fast<x>", {{1e6, 2.0, "d"}}});
+    c.x = {"size", true, true, {}};
+    c.y = {"TFLOP/s", false, false, {}};
+    c.series.push_back({"cpu", {pt(1e6, 0.5, "a<b"), pt(1e7, 0.7, "c"), pt(-1, 0.7, "not on a log axis"), pt(1e8, NAN, "no y")}});
+    c.series.push_back({"fast<x>", {pt(1e6, 2.0, "d")}});
     const std::string svg = render_chart_svg(c, "t1");
     CHECK_THAT(svg, Catch::Contains("data-series=\"2\" data-points=\"3\""));
     CHECK(occurrences(svg, "class=\"point\"") == 3);
@@ -48,4 +57,26 @@ TEST_CASE("a chart draws every drawable point, one legend entry per series, and 
     CHECK(svg.find("<x>") == std::string::npos);
     CHECK(svg.find("nan") == std::string::npos);
     CHECK(svg.find("inf") == std::string::npos);
+}
+
+TEST_CASE("a chart draws error bars, lines joining a group's points, a band, named categories, and widens for a long legend", "[chart]") {
+    Chart c;
+    c.title = "New / old";
+    c.x = {"problem", false, false, {"64x64x64", "128x64x64", "256x64x64"}};
+    c.y = {"new / old", false, false, {}};
+    c.band = std::pair{0.95, 1.05};
+    c.band_label = "same";
+    c.series.push_back({"cpu", {{1, 1.3, "a", 1.28, 1.32, "m varies"}, {2, 1.31, "b", 1.29, 1.33, "m varies"}, {3, 1.0, "c", NAN, NAN, "alone"}}});
+    const std::string name(120, 'x');
+    c.series.push_back({name, {pt(1, 1.0, "d")}});
+    const std::string svg = render_chart_svg(c, "t2");
+    CHECK_THAT(svg, Catch::Contains("data-series=\"2\" data-points=\"4\" data-lines=\"1\""));
+    CHECK(occurrences(svg, "class=\"whisker\"") == 2);  // the point without an interval has none
+    CHECK(occurrences(svg, "class=\"group-line\"") == 1);  // a group of one point is no line
+    CHECK(occurrences(svg, "class=\"band\"") == 1);
+    for (const char* category : {">64x64x64<", ">128x64x64<", ">256x64x64<"}) CHECK_THAT(svg, Catch::Contains(category));
+    // 120 characters of legend at 7.2 px each past the legend's x: wider than the usual 760.
+    const auto w = svg.find("width=\"");
+    REQUIRE(w != std::string::npos);
+    CHECK(std::stod(svg.substr(w + 7)) > 570 + 120 * 7.2);
 }

@@ -17,6 +17,18 @@ struct StoredMismatch {
     std::string got, expected, tolerance;  // as written ("nan" and "inf" included)
 };
 
+// The GPU's clocks, power and temperature over a record's timed launches (its "clocks" object),
+// as medians with the SM clock's and the power's extremes; `present` is false for a record
+// without them (a CPU plugin, or a run without NVML, whose reason is `error`).
+struct StoredClocks {
+    bool present = false;
+    std::string error;
+    double sm_mhz = 0, sm_mhz_min = 0, sm_mhz_max = 0, mem_mhz = 0;
+    double power_w = 0, power_w_max = 0, temperature_c = 0;
+    double power_cap_fraction = 0;        // of the samples taken at the software power cap
+    std::vector<std::string> throttle;    // throttle reasons seen
+};
+
 struct StoredRecord {
     std::string file;  // where it was read: file name and line
     int line = 0;
@@ -37,6 +49,8 @@ struct StoredRecord {
     std::vector<double> times_ms;  // every timed iteration (finite, positive ones)
     int dropped_times = 0;         // entries that were not (nan, inf, <= 0)
     double median_ms = 0;          // of times_ms, else the record's timing.median_ms; 0 without timing
+
+    StoredClocks clocks;
 
     // The record's speed of light ("sol", speed_of_light.hpp); 0 and "" in records without it,
     // the fraction also where the device's peaks were unknown.
