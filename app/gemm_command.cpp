@@ -33,6 +33,7 @@ public:
             CLI::Option* o = std::string(key.name) == "dtype" ? cmd_->add_option(key.flag, dtypes_, key.help)->delimiter(',')
                                                               : cmd_->add_option(key.flag, texts_[key.name], key.help);
             if (key.kind == KeyKind::Size) o->required();
+            if (key.kind == KeyKind::Number || key.kind == KeyKind::Integer) o->type_name(key.kind == KeyKind::Number ? "FLOAT" : "INT");
             const bool shows_default = !key.typed_default && (key.kind == KeyKind::Choice || key.kind == KeyKind::Integer || key.kind == KeyKind::Number);
             if (const auto value = shows_default ? key.get(shown) : std::nullopt) o->default_str(key_text(*value));
         }
