@@ -18,8 +18,9 @@ TIMED_JSON = {
     "timing.times_ms", "timing.median_ms", "timing.min_ms", "timing.mean_ms",
     "timing.tflops", "timing.tflops_best", "timing.noise",
     "baseline.median_ms", "baseline.speedup",
+    "sol.achieved_bytes_per_s", "sol.achieved_flops_per_s", "sol.fraction",
 }
-TIMED_CSV = {"median_ms", "min_ms", "tflops", "speedup", "timestamp", "times_ms"}
+TIMED_CSV = {"median_ms", "min_ms", "tflops", "bytes_per_s", "sol_pct", "speedup", "timestamp", "times_ms"}
 
 
 def json_differences(before, after, path=""):

@@ -51,7 +51,7 @@ TEST_CASE("the CSV keeps its columns, scale as type/block", "[record][keys]") {
     CHECK(Record::csv_header() ==
           std::vector<std::string>{"status", "m", "n", "k", "a_type", "b_type", "acc_type", "d_type", "pattern", "satfinite", "scale",
                                    "alpha", "beta", "dist", "seed", "plugin", "plugin_version", "kind", "kernel", "device", "arch",
-                                   "median_ms", "min_ms", "tflops", "verify_mode", "checked", "mismatches", "max_abs_error",
+                                   "median_ms", "min_ms", "tflops", "bytes", "bytes_per_s", "sol_bound_ms", "sol_pct", "verify_mode", "checked", "mismatches", "max_abs_error",
                                    "max_rel_error", "tolerance_ratio", "baseline", "speedup", "reason", "source", "command",
                                    "spmma_version", "timestamp", "times_ms"});
     Record r;
