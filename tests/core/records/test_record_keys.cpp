@@ -35,7 +35,7 @@ TEST_CASE("a record's problem object has one field per key, scale_range from sca
     CHECK(o.dump() ==
           R"({"a_type":"e4m3","acc_type":"f32","alpha":0.5,"b_type":"e4m3","beta":0.0,"c_type":"bf16","d_type":"bf16","dist":"uniform",)"
           R"("k":256,"label":"64x48x256 e4m3*e4m3+f32->bf16 2:4 ue8m0/64","m":64,"n":48,"pattern":"2:4","satfinite":false,)"
-          R"("scale_block":64,"scale_gen":"random","scale_range":[0.125,8.0],"seed":42})");
+          R"("scale_block":64,"scale_gen":"random","scale_range":[0.125,8.0],"scale_type":"ue8m0","seed":42})");
     Job plain = scaled_job();
     plain.problem.scale = DType::None;
     const nlohmann::json q = problem_json(plain);
