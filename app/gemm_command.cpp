@@ -3,10 +3,14 @@
 #include "run_options.hpp"
 
 #include <spmma/core/gemm_spec.hpp>
+#include <spmma/core/problem_keys.hpp>
 
 #include <fmt/format.h>
 
+#include <map>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace spmma::app {
 namespace {
@@ -15,36 +19,37 @@ class GemmCommand final : public Command {
 public:
     explicit GemmCommand(CLI::App& app) {
         cmd_ = app.add_subcommand("gemm", "Run one-off problems given on the command line");
-        auto& g = spec_;
-        cmd_->add_option("--m", g.m, "Rows of A and D: 4096, 1000,2000, 1024:8192:1024 or 256:8192:*2")->required();
-        cmd_->add_option("--n", g.n, "Columns of B and D (list or range)")->required();
-        cmd_->add_option("--k", g.k, "Inner dimension (list or range)")->required();
-        cmd_->add_option("--dtype", g.dtypes, "A and B type, a list runs each: f16,bf16,tf32,e4m3,e5m2,e3m2,e2m3,e2m1,s8,u8,s4,u4")
-            ->delimiter(',');
-        cmd_->add_option("--a-type", g.a_type, "A type (overrides --dtype for A)");
-        cmd_->add_option("--b-type", g.b_type, "B type (overrides --dtype for B)");
-        cmd_->add_option("--acc", g.acc, "Accumulator: f32, f16 or s32 (default from the type)");
-        cmd_->add_option("--out", g.out, "D (and C) type: f32, f16, bf16 or s32 (default from the type)");
-        cmd_->add_option("--pattern", g.pattern, "Sparsity of A: 2:4, 1:2, 4:8 (default from the type)");
-        cmd_->add_flag("--satfinite", g.satfinite, "Saturate the s32 accumulation (.satfinite)");
-        cmd_->add_option("--alpha", g.alpha, "D = alpha*A*B + beta*C")->capture_default_str();
-        cmd_->add_option("--beta", g.beta, "D = alpha*A*B + beta*C (0: C is not read)")->capture_default_str();
-        cmd_->add_option("--dist", g.dist, "Operand values: int (small integers, exact), uniform, normal")->capture_default_str();
-        cmd_->add_option("--seed", g.seed, "Seed of the operand generator")->capture_default_str();
-        cmd_->add_option("--scale-type", g.scale_type, "Block scales: ue8m0 or ue4m3 (none when absent)");
-        cmd_->add_option("--scale-block", g.scale_block, "k elements per block scale: 16, 32 or 64 (default 64 for ue8m0, 32 for ue4m3)");
-        cmd_->add_option("--scale-gen", g.scale_gen, "Block scales: random (in --scale-min..--scale-max) or amax (from real-valued operands)")
-            ->capture_default_str();
-        cmd_->add_option("--scale-min", g.scale_min, "Smallest random block scale")->capture_default_str();
-        cmd_->add_option("--scale-max", g.scale_max, "Largest random block scale")->capture_default_str();
+        // The problem's keys as problem_keys.hpp declares them (the run keys come with the run
+        // options). Help shows the defaults of a scaled problem, so that the scale keys' show too.
+        Job shown;
+        shown.problem.scale = DType::UE8M0;
+        for (const ProblemKey& key : problem_keys()) {
+            if (key.part != KeyPart::Problem) continue;
+            if (key.kind == KeyKind::Flag) {
+                cmd_->add_flag(key.flag, flags_[key.name], key.help);
+                continue;
+            }
+            // --dtype alone takes a list (each type runs); sizes take lists and ranges in one text.
+            CLI::Option* o = std::string(key.name) == "dtype" ? cmd_->add_option(key.flag, dtypes_, key.help)->delimiter(',')
+                                                              : cmd_->add_option(key.flag, texts_[key.name], key.help);
+            if (key.kind == KeyKind::Size) o->required();
+            if (key.kind == KeyKind::Number || key.kind == KeyKind::Integer) o->type_name(key.kind == KeyKind::Number ? "FLOAT" : "INT");
+            const bool shows_default = !key.typed_default && (key.kind == KeyKind::Choice || key.kind == KeyKind::Integer || key.kind == KeyKind::Number);
+            if (const auto value = shows_default ? key.get(shown) : std::nullopt) o->default_str(key_text(*value));
+        }
         options_.add_to(cmd_);
     }
     CLI::App* subcommand() const override { return cmd_; }
     int execute() override {
-        GemmSpec spec = spec_;
-        if (options_.warmup >= 0) spec.warmup = options_.warmup;
-        if (options_.iterations >= 0) spec.iterations = options_.iterations;
-        if (!options_.verify.empty()) spec.verify = options_.verify;
+        GemmSpec spec;
+        for (const auto& [name, text] : texts_)
+            if (!text.empty()) spec.given[name] = {text};
+        if (!dtypes_.empty()) spec.given["dtype"] = dtypes_;
+        for (const auto& [name, on] : flags_)
+            if (on) spec.given[name] = {"true"};
+        if (options_.warmup >= 0) spec.given["warmup"] = {std::to_string(options_.warmup)};
+        if (options_.iterations >= 0) spec.given["iterations"] = {std::to_string(options_.iterations)};
+        if (!options_.verify.empty()) spec.given["verify"] = {options_.verify};
         std::vector<Job> jobs;
         try {
             jobs = jobs_from_spec(spec);
@@ -57,7 +62,9 @@ public:
 
 private:
     CLI::App* cmd_;
-    GemmSpec spec_;
+    std::map<std::string, std::string> texts_;  // by key name
+    std::vector<std::string> dtypes_;
+    std::map<std::string, bool> flags_;
     RunOptions options_;
 };
 

@@ -9,6 +9,7 @@
 #include <spmma/core/json_lines_sink.hpp>
 #include <spmma/core/junit_sink.hpp>
 #include <spmma/core/memory_check.hpp>
+#include <spmma/core/problem_keys.hpp>
 #include <spmma/core/record_lock.hpp>
 #include <spmma/core/problem_bytes.hpp>
 #include <spmma/core/runner.hpp>
@@ -58,9 +59,14 @@ void RunOptions::add_to(CLI::App* cmd) {
     cmd->add_option("--emulate", emulate,
                     "Run a GPU family's packing and instruction model on the CPU instead (sm80, sm90a, sm100a, "
                     "sm120a): the emu plugin with --kernel 'emu_FAMILY*'");
-    cmd->add_option("--warmup", warmup, "Untimed launches before timing (default 5 or the file's)");
-    cmd->add_option("--iterations", iterations, "Timed launches (default 20 or the file's)");
-    cmd->add_option("--verify", verify, "full, sampled, auto (full below a size) or none");
+    // The run keys of problem_keys.hpp; here they override every job's (a workload file's too).
+    const auto run_key_help = [](const char* name) {
+        const ProblemKey& key = problem_key(name);
+        return fmt::format("{} (default {} or the file's)", key.help, key_text(*key.get(Job{})));
+    };
+    cmd->add_option(problem_key("warmup").flag, warmup, run_key_help("warmup"));
+    cmd->add_option(problem_key("iterations").flag, iterations, run_key_help("iterations"));
+    cmd->add_option(problem_key("verify").flag, verify, run_key_help("verify"));
     cmd->add_option("--samples", samples, "Sampled verification: about this many elements, where random rows (the first and last among them) meet random columns")
         ->capture_default_str();
     cmd->add_option("--baseline", baseline, "Compare every record with this plugin's time (adds a speedup column)");
@@ -154,12 +160,12 @@ std::optional<int> RunOptions::runner_options(RunnerOptions& o) const {
     if (warmup >= 0) o.warmup = warmup;
     if (iterations >= 0) o.iterations = iterations;
     if (!verify.empty()) {
-        reference::VerifyMode m;
-        if (!reference::parse_verify_mode(verify, m)) {
-            fmt::print(stderr, "spmma: --verify: unknown mode '{}' (full, sampled, auto, none)\n", verify);
+        JobDraft checked;
+        if (const auto bad = set_key(problem_key("verify"), checked, KeyValue{verify})) {
+            fmt::print(stderr, "spmma: --verify: {}\n", *bad);
             return kExitUsage;
         }
-        o.verify = m;
+        o.verify = checked.job.verify;
     }
     if (samples < 1) {
         fmt::print(stderr, "spmma: --samples must be 1 or more\n");

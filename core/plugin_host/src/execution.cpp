@@ -1,5 +1,7 @@
 #include <spmma/core/execution.hpp>
 
+#include <spmma/core/problem_keys.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -194,29 +196,24 @@ ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands
 
 // ---- JSON forms (the worker protocol) -----------------------------------------------------
 
+// The ABI problem under the keys' own field names; C's type is not a key (it is D's) but the
+// ABI carries it.
 nlohmann::json problem_to_json(const spmma_problem& p) {
-    return {{"m", p.m},           {"n", p.n},           {"k", p.k},           {"a_type", p.a_type},         {"b_type", p.b_type},
-            {"c_type", p.c_type}, {"d_type", p.d_type}, {"acc_type", p.acc_type}, {"pattern", p.pattern}, {"saturate", p.saturate},
-            {"scale_type", p.scale_type}, {"scale_block", p.scale_block}, {"alpha", p.alpha}, {"beta", p.beta}};
+    nlohmann::json o = {{"c_type", p.c_type}};
+    for (const ProblemKey& key : problem_keys())
+        if (key.abi_get) o[key.record_field()] = std::visit([](const auto& v) { return nlohmann::json(v); }, key.abi_get(p));
+    return o;
 }
 
 spmma_problem problem_from_json(const nlohmann::json& j) {
     spmma_problem p{};
     p.struct_size = sizeof p;
-    p.m = j.at("m");
-    p.n = j.at("n");
-    p.k = j.at("k");
-    p.a_type = j.at("a_type");
-    p.b_type = j.at("b_type");
     p.c_type = j.at("c_type");
-    p.d_type = j.at("d_type");
-    p.acc_type = j.at("acc_type");
-    p.pattern = j.at("pattern");
-    p.saturate = j.at("saturate");
-    p.scale_type = j.at("scale_type");
-    p.scale_block = j.at("scale_block");
-    p.alpha = j.at("alpha");
-    p.beta = j.at("beta");
+    for (const ProblemKey& key : problem_keys()) {
+        if (!key.abi_set) continue;
+        const nlohmann::json& v = j.at(key.record_field());
+        key.abi_set(p, key.kind == KeyKind::Number ? KeyValue{v.get<double>()} : KeyValue{v.get<int64_t>()});
+    }
     return p;
 }
 

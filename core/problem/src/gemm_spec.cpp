@@ -1,97 +1,69 @@
 #include <spmma/core/gemm_spec.hpp>
 
+#include <spmma/core/problem_keys.hpp>
 #include <spmma/core/sizes.hpp>
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace spmma {
 namespace {
 
-// The command-line option for a problem key.
-std::string option_for(const std::string& key, const GemmSpec& s) {
-    if ((key == "a_type" && s.a_type.empty()) || (key == "b_type" && s.b_type.empty())) return "--dtype";
-    if (key == "satfinite") return "--satfinite";
-    std::string o = "--" + key;
-    for (char& c : o)
-        if (c == '_') c = '-';
-    return o;
-}
-
-DType dtype_or_throw(const std::string& s, const char* option) {
-    if (auto t = parse_dtype(s)) return *t;
-    throw std::invalid_argument(fmt::format("{}: unknown type '{}'", option, s));
-}
-
-std::vector<int64_t> sizes_or_throw(const std::string& s, const char* option) {
-    if (s.empty()) throw std::invalid_argument(fmt::format("{} is required", option));
-    try {
-        return parse_size_list(s);
-    } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(fmt::format("{}: {}", option, e.what()));
+// The values of one key's texts, each accepted by the key; errors name the option.
+std::vector<KeyValue> values_of(const ProblemKey& key, const std::vector<std::string>& texts) {
+    std::vector<KeyValue> out;
+    for (const std::string& text : texts) {
+        if (key.kind == KeyKind::Size) {
+            if (text.empty()) throw std::invalid_argument(fmt::format("{} is required", key.flag));
+            try {
+                for (int64_t s : parse_size_list(text)) out.emplace_back(s);
+            } catch (const std::invalid_argument& e) {
+                throw std::invalid_argument(fmt::format("{}: {}", key.flag, e.what()));
+            }
+            continue;
+        }
+        auto parsed = parse_key_text(key, text);
+        if (const std::string* bad = std::get_if<std::string>(&parsed)) throw std::invalid_argument(fmt::format("{}: {}", key.flag, *bad));
+        JobDraft scratch;
+        if (const auto bad = set_key(key, scratch, std::get<KeyValue>(parsed)))
+            throw std::invalid_argument(fmt::format("{}: {}", key.flag, *bad));
+        out.push_back(std::get<KeyValue>(parsed));
     }
+    return out;
 }
 
 }  // namespace
 
 std::vector<Job> jobs_from_spec(const GemmSpec& s) {
-    const auto ms = sizes_or_throw(s.m, "--m");
-    const auto ns = sizes_or_throw(s.n, "--n");
-    const auto ks = sizes_or_throw(s.k, "--k");
-    std::vector<std::string> dtypes = s.dtypes;
-    if (dtypes.empty()) dtypes.push_back(s.a_type.empty() ? "f16" : s.a_type);
-
-    Job base;
-    base.source = "command line";
-    base.warmup = s.warmup;
-    base.iterations = s.iterations;
-    if (s.warmup < 0) throw std::invalid_argument("--warmup: must be 0 or more");
-    if (s.iterations < 1) throw std::invalid_argument("--iterations: must be 1 or more");
-    if (!reference::parse_verify_mode(s.verify, base.verify))
-        throw std::invalid_argument(fmt::format("--verify: unknown mode '{}' (full, sampled, auto, none)", s.verify));
-    Problem& p = base.problem;
-    const auto dist = parse_distribution(s.dist);
-    if (!dist) throw std::invalid_argument(fmt::format("--dist: unknown distribution '{}' (int, uniform, normal)", s.dist));
-    p.dist = *dist;
-    p.seed = s.seed;
-    p.alpha = s.alpha;
-    p.beta = s.beta;
-    p.saturate = s.satfinite;
-    if (!s.scale_type.empty()) {
-        p.scale = dtype_or_throw(s.scale_type, "--scale-type");
-        p.scale_block = s.scale_block;
-        const auto g = parse_scale_gen(s.scale_gen);
-        if (!g) throw std::invalid_argument(fmt::format("--scale-gen: unknown scale generation '{}' (random, amax)", s.scale_gen));
-        p.scale_gen = *g;
-        p.scale_min = s.scale_min;
-        p.scale_max = s.scale_max;
+    auto given = s.given;
+    // --a-type alone names both operands' type (B's own --b-type still overrides it).
+    if (!given.count("dtype") && given.count("a_type")) given["dtype"] = given["a_type"];
+    std::vector<KeyDimension> dims;
+    for (const ProblemKey* key : keys_in_sweep_order()) {
+        const auto it = given.find(key->name);
+        if (it == given.end() || it->second.empty()) {
+            if (key->kind == KeyKind::Size) throw std::invalid_argument(fmt::format("{} is required", key->flag));
+            continue;
+        }
+        dims.push_back({key, values_of(*key, it->second)});
     }
-    if (!s.acc.empty()) p.acc = dtype_or_throw(s.acc, "--acc");
-    if (!s.out.empty()) p.d = dtype_or_throw(s.out, "--out");
-    if (!s.pattern.empty()) {
-        const auto pat = parse_pattern(s.pattern);
-        if (!pat) throw std::invalid_argument(fmt::format("--pattern: unknown pattern '{}' (2:4, 1:2, 4:8)", s.pattern));
-        p.pattern = *pat;
-    }
+    // NOTES: spmma gemm runs each --dtype in turn with its sizes inside, unlike a workload's
+    // sweep (sizes outermost); the order of its records has always been so.
+    std::stable_partition(dims.begin(), dims.end(), [](const KeyDimension& d) { return std::string(d.key->name) == "dtype"; });
 
+    JobDraft base;
+    base.job.source = "command line";
     std::vector<Job> jobs;
-    for (const auto& dt : dtypes)
-        for (int64_t m : ms)
-            for (int64_t n : ns)
-                for (int64_t k : ks) {
-                    Job j = base;
-                    j.problem.m = m;
-                    j.problem.n = n;
-                    j.problem.k = k;
-                    j.problem.a = j.problem.b = dtype_or_throw(dt, "--dtype");
-                    if (!s.a_type.empty()) j.problem.a = dtype_or_throw(s.a_type, "--a-type");
-                    if (!s.b_type.empty()) j.problem.b = dtype_or_throw(s.b_type, "--b-type");
-                    apply_default_types(j.problem, !s.acc.empty(), !s.out.empty(), !s.pattern.empty());
-                    if (const auto bad = validate(j.problem))
-                        throw std::invalid_argument(fmt::format("{}: {} ({})", option_for(bad->key, s), bad->message, j.problem.label()));
-                    jobs.push_back(std::move(j));
-                }
+    for_each_combination(dims, base, [&](JobDraft& x) {
+        if (const auto bad = finish_draft(x)) {
+            const bool from_dtype = (bad->key == "a_type" && !s.given.count("a_type")) || (bad->key == "b_type" && !s.given.count("b_type"));
+            const char* flag = from_dtype ? "--dtype" : problem_key(bad->key).flag;
+            throw std::invalid_argument(fmt::format("{}: {} ({})", flag, bad->message, x.job.problem.label()));
+        }
+        jobs.push_back(std::move(x.job));
+    });
     return jobs;
 }
 

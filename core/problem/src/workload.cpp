@@ -1,12 +1,12 @@
 #include <spmma/core/workload.hpp>
 
+#include <spmma/core/problem_keys.hpp>
 #include <spmma/core/sizes.hpp>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
 #include <fstream>
-#include <functional>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -18,22 +18,19 @@ WorkloadError::WorkloadError(std::string f, int64_t l, std::string k, const std:
       file(std::move(f)), line(l), key(std::move(k)) {}
 
 const std::vector<std::string>& workload_keys() {
-    static const std::vector<std::string> keys = {
-        "name", "m", "n", "k", "dtype", "a_type", "b_type", "acc", "out", "pattern", "satfinite", "alpha", "beta",
-        "scale_type", "scale_block", "scale_gen", "scale_min", "scale_max", "dist", "seed", "warmup", "iterations", "verify", "plugins", "kernels"};
+    static const std::vector<std::string> keys = [] {
+        std::vector<std::string> k = {"name"};
+        for (const ProblemKey& key : problem_keys()) k.push_back(key.name);
+        k.push_back("plugins");
+        k.push_back("kernels");
+        return k;
+    }();
     return keys;
 }
 
 namespace {
 
 int64_t line_of(const toml::node& n) { return static_cast<int64_t>(n.source().begin.line); }
-
-// A job under construction, with what the file said explicitly.
-struct Draft {
-    Job job;
-    bool acc_given = false, out_given = false, pattern_given = false;
-};
-using Setter = std::function<void(Draft&)>;
 
 class Parser {
 public:
@@ -125,126 +122,63 @@ private:
         return os.str();
     }
 
+    // The values a TOML node gives a key, each accepted by the key (else the error names its line).
+    std::vector<KeyValue> key_values(const ProblemKey& key, const toml::node& n, bool sweep) const {
+        std::vector<KeyValue> out;
+        for (const toml::node* v : values(n, key.name, sweep)) {
+            if (key.kind == KeyKind::Size && v->is_string() && sweep) {
+                try {
+                    for (int64_t s : parse_size_list(v->as_string()->get())) out.emplace_back(s);
+                } catch (const std::invalid_argument& e) {
+                    error(*v, key.name, e.what());
+                }
+                continue;
+            }
+            KeyValue x = toml_value(key, *v, sweep);
+            JobDraft scratch;
+            if (const auto bad = set_key(key, scratch, x)) error(*v, key.name, *bad);
+            out.push_back(std::move(x));
+        }
+        return out;
+    }
+
+    // One TOML value as the key's kind wants it.
+    KeyValue toml_value(const ProblemKey& key, const toml::node& v, bool sweep) const {
+        switch (key.kind) {
+            case KeyKind::Size:
+                if (v.is_integer()) return KeyValue{v.as_integer()->get()};
+                error(v, key.name, sweep ? "must be an integer, a list of integers or a range string \"start:end:step\""
+                                         : fmt::format("must be an integer, not {}", type_name(v)));
+            case KeyKind::Integer:
+                if (v.is_integer()) return KeyValue{v.as_integer()->get()};
+                error(v, key.name, fmt::format("must be an integer, not {}", type_name(v)));
+            case KeyKind::Number:
+                if (v.is_integer()) return KeyValue{static_cast<double>(v.as_integer()->get())};
+                if (v.is_floating_point()) return KeyValue{v.as_floating_point()->get()};
+                error(v, key.name, fmt::format("must be a number, not {}", type_name(v)));
+            case KeyKind::Flag:
+                if (v.is_boolean()) return KeyValue{v.as_boolean()->get()};
+                error(v, key.name, fmt::format("must be true or false, not {}", type_name(v)));
+            case KeyKind::Type:
+            case KeyKind::Choice: return KeyValue{string_value(v, key.name)};
+        }
+        error(v, key.name, "unreadable value");
+    }
+
     void expand(const toml::table& t, bool sweep, std::vector<Job>& out) const {
-        std::vector<std::vector<Setter>> dims;
-        const int64_t line = line_of(t);
-        std::string source = fmt::format("{}:{}", file_, line);
+        std::string source = fmt::format("{}:{}", file_, line_of(t));
         if (const toml::node* n = lookup(t, "name")) source += " (" + string_value(*n, "name") + ")";
 
-        // Sizes: an integer, a list of integers, or (sweeps) a range/list string.
-        for (const char* dim : {"m", "n", "k"}) {
-            const toml::node* n = lookup(t, dim);
-            if (!n) error(t, dim, "missing");
-            std::vector<int64_t> sizes;
-            for (const toml::node* v : values(*n, dim, sweep)) {
-                if (v->is_integer()) {
-                    const int64_t x = v->as_integer()->get();
-                    if (x < 1) error(*v, dim, fmt::format("must be 1 or more, not {}", x));
-                    sizes.push_back(x);
-                } else if (v->is_string() && sweep) {
-                    try {
-                        const auto r = parse_size_list(v->as_string()->get());
-                        sizes.insert(sizes.end(), r.begin(), r.end());
-                    } catch (const std::invalid_argument& e) {
-                        error(*v, dim, e.what());
-                    }
-                } else {
-                    error(*v, dim, sweep ? "must be an integer, a list of integers or a range string \"start:end:step\""
-                                         : fmt::format("must be an integer, not {}", type_name(*v)));
-                }
-            }
-            std::vector<Setter> d;
-            for (int64_t s : sizes)
-                d.push_back([dim = std::string(dim), s](Draft& x) {
-                    (dim == "m" ? x.job.problem.m : dim == "n" ? x.job.problem.n : x.job.problem.k) = s;
-                });
-            dims.push_back(std::move(d));
+        std::vector<KeyDimension> dims;
+        for (const ProblemKey* key : keys_in_sweep_order()) {
+            const toml::node* n = lookup(t, key->name);
+            if (!n && key->kind == KeyKind::Size) error(t, key->name, "missing");
+            if (n) dims.push_back({key, key_values(*key, *n, sweep)});
         }
-
-        auto type_dim = [&](const std::string& key, auto apply) {
-            const toml::node* n = lookup(t, key);
-            if (!n) return;
-            std::vector<Setter> d;
-            for (const toml::node* v : values(*n, key, sweep)) {
-                const std::string s = string_value(*v, key);
-                const auto dt = parse_dtype(s);
-                if (!dt) error(*v, key, fmt::format("unknown type '{}'", s));
-                d.push_back([apply, dt = *dt](Draft& x) { apply(x, dt); });
-            }
-            dims.push_back(std::move(d));
-        };
-        // dtype first: a_type / b_type refine it.
-        type_dim("dtype", [](Draft& x, DType t) { x.job.problem.a = x.job.problem.b = t; });
-        type_dim("a_type", [](Draft& x, DType t) { x.job.problem.a = t; });
-        type_dim("b_type", [](Draft& x, DType t) { x.job.problem.b = t; });
-        type_dim("acc", [](Draft& x, DType t) { x.job.problem.acc = t; x.acc_given = true; });
-        type_dim("out", [](Draft& x, DType t) { x.job.problem.d = t; x.out_given = true; });
-        type_dim("scale_type", [](Draft& x, DType t) { x.job.problem.scale = t; });
-
-        auto string_dim = [&](const std::string& key, auto parse_and_apply) {
-            const toml::node* n = lookup(t, key);
-            if (!n) return;
-            std::vector<Setter> d;
-            for (const toml::node* v : values(*n, key, sweep)) d.push_back(parse_and_apply(*v, string_value(*v, key)));
-            dims.push_back(std::move(d));
-        };
-        string_dim("pattern", [&](const toml::node& v, const std::string& s) -> Setter {
-            const auto p = parse_pattern(s);
-            if (!p) error(v, "pattern", fmt::format("unknown pattern '{}' (2:4, 1:2, 4:8)", s));
-            return [p = *p](Draft& x) { x.job.problem.pattern = p; x.pattern_given = true; };
-        });
-        string_dim("dist", [&](const toml::node& v, const std::string& s) -> Setter {
-            const auto d = parse_distribution(s);
-            if (!d) error(v, "dist", fmt::format("unknown distribution '{}' (int, uniform, normal)", s));
-            return [d = *d](Draft& x) { x.job.problem.dist = d; };
-        });
-        string_dim("scale_gen", [&](const toml::node& v, const std::string& s) -> Setter {
-            const auto g = parse_scale_gen(s);
-            if (!g) error(v, "scale_gen", fmt::format("unknown scale generation '{}' (random, amax)", s));
-            return [g = *g](Draft& x) { x.job.problem.scale_gen = g; };
-        });
-        string_dim("verify", [&](const toml::node& v, const std::string& s) -> Setter {
-            reference::VerifyMode m;
-            if (!reference::parse_verify_mode(s, m)) error(v, "verify", fmt::format("unknown mode '{}' (full, sampled, auto, none)", s));
-            return [m](Draft& x) { x.job.verify = m; };
-        });
-
-        auto number_dim = [&](const std::string& key, bool integer, double lo, auto apply) {
-            const toml::node* n = lookup(t, key);
-            if (!n) return;
-            std::vector<Setter> d;
-            for (const toml::node* v : values(*n, key, sweep)) {
-                double x;
-                if (v->is_integer()) x = static_cast<double>(v->as_integer()->get());
-                else if (v->is_floating_point() && !integer) x = v->as_floating_point()->get();
-                else error(*v, key, fmt::format("must be {}, not {}", integer ? "an integer" : "a number", type_name(*v)));
-                if (x < lo) error(*v, key, fmt::format("must be {} or more, not {}", lo, x));
-                d.push_back([apply, x](Draft& j) { apply(j, x); });
-            }
-            dims.push_back(std::move(d));
-        };
-        constexpr double kAny = -1e308;
-        number_dim("alpha", false, kAny, [](Draft& x, double v) { x.job.problem.alpha = v; });
-        number_dim("beta", false, kAny, [](Draft& x, double v) { x.job.problem.beta = v; });
-        number_dim("seed", true, 0, [](Draft& x, double v) { x.job.problem.seed = static_cast<uint64_t>(v); });
-        number_dim("warmup", true, 0, [](Draft& x, double v) { x.job.warmup = static_cast<int>(v); });
-        number_dim("iterations", true, 1, [](Draft& x, double v) { x.job.iterations = static_cast<int>(v); });
-        number_dim("scale_block", true, 1, [](Draft& x, double v) { x.job.problem.scale_block = static_cast<int>(v); });
-        number_dim("scale_min", false, kAny, [](Draft& x, double v) { x.job.problem.scale_min = v; });
-        number_dim("scale_max", false, kAny, [](Draft& x, double v) { x.job.problem.scale_max = v; });
-
-        if (const toml::node* n = lookup(t, "satfinite")) {
-            std::vector<Setter> d;
-            for (const toml::node* v : values(*n, "satfinite", sweep)) {
-                if (!v->is_boolean()) error(*v, "satfinite", fmt::format("must be true or false, not {}", type_name(*v)));
-                d.push_back([b = v->as_boolean()->get()](Draft& x) { x.job.problem.saturate = b; });
-            }
-            dims.push_back(std::move(d));
-        }
-
         // Filters: a string or a list of strings, not a product dimension.
-        std::vector<std::string> plugins, kernels;
-        for (auto [key, dst] : {std::pair{"plugins", &plugins}, std::pair{"kernels", &kernels}}) {
+        JobDraft base;
+        base.job.source = source;
+        for (auto [key, dst] : {std::pair{"plugins", &base.job.plugins}, std::pair{"kernels", &base.job.kernels}}) {
             const toml::node* n = lookup(t, key);
             if (!n) continue;
             for (const toml::node* v : values(*n, key, sweep, true)) dst->push_back(string_value(*v, key));
@@ -252,32 +186,20 @@ private:
 
         size_t total = 1;
         for (const auto& d : dims) {
-            total *= d.size();
+            total *= d.values.size();
             if (total > 1000000) error(t, "", "this entry expands to more than a million problems");
         }
-        std::vector<size_t> idx(dims.size(), 0);
-        for (size_t count = 0; count < total; ++count) {
-            Draft x;
-            x.job.source = source;
-            x.job.plugins = plugins;
-            x.job.kernels = kernels;
-            for (size_t d = 0; d < dims.size(); ++d) dims[d][idx[d]](x);
-            Problem& p = x.job.problem;
-            apply_default_types(p, x.acc_given, x.out_given, x.pattern_given);
-            if (const auto bad = validate(p)) {
+        for_each_combination(dims, base, [&](JobDraft& x) {
+            if (const auto bad = finish_draft(x)) {
                 // Blame the key as written (a_type/b_type may have come from dtype).
                 std::string key = bad->key;
                 if ((key == "a_type" || key == "b_type") && !lookup(t, key)) key = "dtype";
                 const toml::node* at = lookup(t, key);
                 error(at ? *at : static_cast<const toml::node&>(t), key,
-                      sweep ? fmt::format("{} (problem {})", bad->message, p.label()) : bad->message);
+                      sweep ? fmt::format("{} (problem {})", bad->message, x.job.problem.label()) : bad->message);
             }
             out.push_back(std::move(x.job));
-            for (size_t d = dims.size(); d-- > 0;) {
-                if (++idx[d] < dims[d].size()) break;
-                idx[d] = 0;
-            }
-        }
+        });
     }
 
     std::string file_;

@@ -1,5 +1,7 @@
 #include <spmma/core/record.hpp>
 
+#include <spmma/core/problem_keys.hpp>
+
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -57,34 +59,48 @@ nlohmann::json Phases::to_json() const {
             {"download", download}, {"verify", verify},   {"other", other},   {"total", total()}};
 }
 
-nlohmann::json problem_json(const Job& j) {
-    const Problem& p = j.problem;
-    nlohmann::json o = {
-        {"m", p.m}, {"n", p.n}, {"k", p.k},
-        {"a_type", name(p.a)}, {"b_type", name(p.b)}, {"acc_type", name(p.acc)},
-        {"c_type", name(p.c)}, {"d_type", name(p.d)},
-        {"pattern", name(p.pattern)}, {"satfinite", p.saturate},
-        {"alpha", p.alpha}, {"beta", p.beta},
-        {"dist", name(p.dist)}, {"seed", p.seed},
-        {"label", p.label()},
-    };
-    if (p.scale != DType::None) {
-        o["scale_type"] = name(p.scale);
-        o["scale_block"] = p.scale_block;
-        o["scale_gen"] = name(p.scale_gen);
-        if (p.scale_gen == ScaleGen::Random) o["scale_range"] = {p.scale_min, p.scale_max};
+namespace {
+
+nlohmann::json json_of(const KeyValue& value) {
+    return std::visit([](const auto& v) { return nlohmann::json(v); }, value);
+}
+
+// The fields of one part of a record, from the keys; keys sharing a field make an array.
+nlohmann::json key_fields(const Job& j, KeyPart part) {
+    nlohmann::json o = nlohmann::json::object();
+    for (const ProblemKey& key : problem_keys()) {
+        if (key.part != part || !key.written) continue;
+        const auto value = key.get(j);
+        if (!value) continue;
+        const char* field = key.record_field();
+        if (!o.contains(field)) {
+            const bool shared = std::count_if(problem_keys().begin(), problem_keys().end(),
+                                              [&](const ProblemKey& k) { return std::string(k.record_field()) == field; }) > 1;
+            o[field] = shared ? nlohmann::json::array({json_of(*value)}) : json_of(*value);
+        } else {
+            o[field].push_back(json_of(*value));
+        }
     }
     return o;
 }
 
+}  // namespace
+
+nlohmann::json problem_json(const Job& j) {
+    nlohmann::json o = key_fields(j, KeyPart::Problem);
+    // Derived, not keys: C has D's type; the label is for people.
+    o["c_type"] = name(j.problem.c);
+    o["label"] = j.problem.label();
+    return o;
+}
+
 nlohmann::json run_json(const Job& job) {
-    return {{"warmup", job.warmup},
-            {"iterations", job.iterations},
-            {"verify", reference::to_string(job.verify)},
-            {"min_time_s", job.timing.min_time_s},
-            {"max_noise", job.timing.max_noise},
-            {"max_time_s", job.timing.max_time_s},
-            {"flush_l2", job.timing.flush_l2}};
+    nlohmann::json o = key_fields(job, KeyPart::Run);
+    o["min_time_s"] = job.timing.min_time_s;
+    o["max_noise"] = job.timing.max_noise;
+    o["max_time_s"] = job.timing.max_time_s;
+    o["flush_l2"] = job.timing.flush_l2;
+    return o;
 }
 
 std::string resume_key(const nlohmann::json& problem, const nlohmann::json& run, const std::string& plugin, const std::string& kernel_request) {
@@ -160,16 +176,46 @@ nlohmann::json Record::to_json() const {
     return o;
 }
 
+namespace {
+
+// The CSV columns the keys make, in table order; keys sharing a column are joined by '/'.
+std::vector<std::string> key_columns() {
+    std::vector<std::string> out;
+    for (const ProblemKey& key : problem_keys())
+        if (key.column && (out.empty() || out.back() != key.column)) out.push_back(key.column);
+    return out;
+}
+
+std::vector<std::string> key_cells(const Job& j) {
+    std::vector<std::string> out;
+    const char* last = nullptr;
+    for (const ProblemKey& key : problem_keys()) {
+        if (!key.column) continue;
+        const auto value = key.get(j);
+        const std::string text = value ? key_text(*value) : "";
+        if (last && std::string(last) == key.column) {
+            if (!text.empty()) out.back() += (out.back().empty() ? "" : "/") + text;
+        } else {
+            out.push_back(text);
+        }
+        last = key.column;
+    }
+    return out;
+}
+
+}  // namespace
+
 std::vector<std::string> Record::csv_header() {
-    return {"status", "m", "n", "k", "a_type", "b_type", "acc_type", "d_type", "pattern", "satfinite", "scale", "alpha", "beta",
-            "dist", "seed", "plugin", "plugin_version", "kind", "kernel", "device", "arch", "median_ms", "min_ms", "tflops",
-            "bytes", "bytes_per_s", "sol_bound_ms", "sol_pct",
-            "verify_mode", "checked", "mismatches", "max_abs_error", "max_rel_error", "tolerance_ratio", "baseline", "speedup", "reason",
-            "source", "command", "spmma_version", "timestamp", "times_ms"};
+    std::vector<std::string> h = {"status"};
+    for (auto& c : key_columns()) h.push_back(std::move(c));
+    for (const char* c : {"plugin", "plugin_version", "kind", "kernel", "device", "arch", "median_ms", "min_ms", "tflops", "bytes",
+                          "bytes_per_s", "sol_bound_ms", "sol_pct", "verify_mode", "checked", "mismatches", "max_abs_error", "max_rel_error",
+                          "tolerance_ratio", "baseline", "speedup", "reason", "source", "command", "spmma_version", "timestamp", "times_ms"})
+        h.push_back(c);
+    return h;
 }
 
 std::vector<std::string> Record::csv_row() const {
-    const Problem& p = job.problem;
     auto num = [](double v) { return fmt::format("{}", v); };
     std::string times;
     if (timing)
@@ -177,18 +223,19 @@ std::vector<std::string> Record::csv_row() const {
             if (i) times += ';';
             times += num(timing->times_ms[i]);
         }
-    return {to_string(status), std::to_string(p.m), std::to_string(p.n), std::to_string(p.k), name(p.a), name(p.b),
-            name(p.acc), name(p.d), name(p.pattern), p.saturate ? "1" : "0",
-            p.scale == DType::None ? "" : fmt::format("{}/{}", name(p.scale), p.scale_block), num(p.alpha), num(p.beta),
-            name(p.dist), std::to_string(p.seed), plugin, plugin_version, dense ? "dense" : "sparse", kernel, device, device_arch,
-            timing ? num(timing->median_ms) : "", timing ? num(timing->min_ms) : "", timing ? num(timing->tflops) : "",
-            sol ? std::to_string(sol->bytes.total()) : "", sol ? num(sol->achieved_bytes_per_s) : "",
-            sol && sol->has_bound() ? num(sol->bound_ms) : "", sol && sol->fraction > 0 ? num(100 * sol->fraction) : "",
-            verdict ? verdict->mode : "", verdict ? std::to_string(verdict->checked) : "",
-            verdict ? std::to_string(verdict->mismatches) : "", verdict ? num(verdict->max_abs_error) : "",
-            verdict ? num(verdict->max_rel_error) : "", verdict ? num(verdict->max_tolerance_ratio) : "",
-            baseline ? baseline->plugin : "", baseline ? num(baseline->speedup) : "",
-            reason, source, command, spmma_version, timestamp, times};
+    std::vector<std::string> row = {to_string(status)};
+    for (auto& c : key_cells(job)) row.push_back(std::move(c));
+    for (std::string c : {plugin, plugin_version, std::string(dense ? "dense" : "sparse"), kernel, device, device_arch,
+                          timing ? num(timing->median_ms) : "", timing ? num(timing->min_ms) : "", timing ? num(timing->tflops) : "",
+                          sol ? std::to_string(sol->bytes.total()) : "", sol ? num(sol->achieved_bytes_per_s) : "",
+                          sol && sol->has_bound() ? num(sol->bound_ms) : "", sol && sol->fraction > 0 ? num(100 * sol->fraction) : "",
+                          verdict ? verdict->mode : "", verdict ? std::to_string(verdict->checked) : "",
+                          verdict ? std::to_string(verdict->mismatches) : "", verdict ? num(verdict->max_abs_error) : "",
+                          verdict ? num(verdict->max_rel_error) : "", verdict ? num(verdict->max_tolerance_ratio) : "",
+                          baseline ? baseline->plugin : "", baseline ? num(baseline->speedup) : "", reason, source, command, spmma_version,
+                          timestamp, times})
+        row.push_back(std::move(c));
+    return row;
 }
 
 std::string csv_escape(const std::string& s) {
@@ -231,16 +278,16 @@ std::string environment_prefix() {
 }
 
 std::string reproduce_command(const Job& j, const std::string& plugin, const std::string& kernel, const std::string& plugin_dir) {
-    const Problem& p = j.problem;
-    std::string c = environment_prefix() + fmt::format("spmma gemm --m {} --n {} --k {} --a-type {} --b-type {} --acc {} --out {} --pattern {}", p.m, p.n,
-                                p.k, name(p.a), name(p.b), name(p.acc), name(p.d), name(p.pattern));
-    if (p.saturate) c += " --satfinite";
-    if (p.scale != DType::None) {
-        c += fmt::format(" --scale-type {} --scale-block {} --scale-gen {}", name(p.scale), p.scale_block, name(p.scale_gen));
-        if (p.scale_gen == ScaleGen::Random) c += fmt::format(" --scale-min {} --scale-max {}", p.scale_min, p.scale_max);
+    std::string c = environment_prefix() + "spmma gemm";
+    for (const ProblemKey& key : problem_keys()) {
+        const auto value = key.written ? key.get(j) : std::nullopt;
+        if (!value) continue;
+        if (key.kind == KeyKind::Flag) {
+            if (std::get<bool>(*value)) c += fmt::format(" {}", key.flag);
+        } else {
+            c += fmt::format(" {} {}", key.flag, key_text(*value));
+        }
     }
-    c += fmt::format(" --alpha {} --beta {} --dist {} --seed {} --warmup {} --iterations {} --verify {}", p.alpha, p.beta, name(p.dist),
-                     p.seed, j.warmup, j.iterations, reference::to_string(j.verify));
     const TimingPolicy& t = j.timing;
     if (t.min_time_s > 0) c += fmt::format(" --min-time {}", t.min_time_s);
     if (t.max_noise > 0) c += fmt::format(" --max-noise {}", 100 * t.max_noise);

@@ -1,4 +1,5 @@
 #include <spmma/core/stored_record.hpp>
+#include <spmma/core/problem_keys.hpp>
 #include <spmma/core/timing_stats.hpp>
 
 #include <fmt/format.h>
@@ -93,14 +94,21 @@ private:
 // NOTES: the match key is every problem field this version knows, not the whole object: a later
 // version may add fields, and records written before and after must still match. An unknown
 // field is ignored here like everywhere else.
-constexpr const char* kProblemFields[] = {"m",    "n",         "k",    "a_type", "b_type",     "acc_type",    "c_type",
-                                          "d_type", "pattern", "satfinite", "alpha", "beta", "dist",       "seed",
-                                          "scale_type", "scale_block", "scale_gen", "scale_range"};
+const std::vector<std::string>& problem_fields() {
+    static const std::vector<std::string> fields = [] {
+        std::vector<std::string> f = {"c_type"};  // derived from d_type, written beside the keys
+        for (const ProblemKey& key : problem_keys())
+            if (key.part == KeyPart::Problem && key.written && std::find(f.begin(), f.end(), key.record_field()) == f.end())
+                f.push_back(key.record_field());
+        return f;
+    }();
+    return fields;
+}
 
 void read_problem(const FieldReader& f, const json& root, StoredRecord& r) {
     const json* p = f.object(root, "problem", "problem", true);
-    for (const char* key : kProblemFields)
-        if (const json* v = FieldReader::member(*p, key)) r.problem_key += fmt::format("{}={};", key, v->dump());
+    for (const std::string& key : problem_fields())
+        if (const json* v = FieldReader::member(*p, key.c_str())) r.problem_key += fmt::format("{}={};", key, v->dump());
     r.m = f.integer(p, "m", "problem.m", true);
     r.n = f.integer(p, "n", "problem.n", true);
     r.k = f.integer(p, "k", "problem.k", true);

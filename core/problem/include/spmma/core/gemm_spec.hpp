@@ -4,21 +4,17 @@
 
 #include <spmma/core/job.hpp>
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace spmma {
 
 struct GemmSpec {
-    std::string m, n, k;             // size lists: "4096", "1000,2000", "1024:8192:*2"
-    std::vector<std::string> dtypes; // A and B type each
-    std::string a_type, b_type, acc, out, pattern, dist = "uniform", verify = "auto", scale_type, scale_gen = "random";
-    double scale_min = 0.125, scale_max = 8.0;
-    bool satfinite = false;
-    double alpha = 1.0, beta = 0.0;
-    uint64_t seed = 42;
-    int scale_block = 0;             // 0: the type's default (64 for ue8m0, 32 for ue4m3)
-    int warmup = 5, iterations = 20;
+    // The texts given for each problem key (problem_keys.hpp), by the key's name: "m" ->
+    // {"1024:8192:*2"}, "dtype" -> {"f16", "bf16"}, "satfinite" -> {"true"}. A key not given
+    // keeps its default.
+    std::map<std::string, std::vector<std::string>> given;
 };
 
 // Throws std::invalid_argument naming the option at fault ("--k: k must be a multiple of 4 ...").
