@@ -27,7 +27,7 @@ struct Row {
 //    cores at twice Hopper per SM per clock for FP16/BF16/TF32/FP8/FP6/INT8, FP4 (mxf4, nvf4)
 //    twice FP8 (B200: 2.25 PFLOP/s dense f16, 4.5 FP8, 9 FP4). Not for sm_103 (B300: other
 //    INT8 and FP4 rates) or sm_120 (GB20x).
-// A kind the architecture does not have (FP8 on sm_80, FP4 on sm_90) has no row: no plugin runs it
+// A kind the architecture does not have (FP8 on sm_80, FP6 and FP4 on sm_90) has no row: no plugin runs it
 // there. The rate is the device's, by its newest tensor instructions: a kernel of an older family
 // on it (the sm80 plugin's mma.sp on an sm_90, which plugins/sm80/NOTES.md measures at half the
 // sparse wgmma rate) is held to the same speed of light.
@@ -37,8 +37,8 @@ constexpr Row kRates[] = {
     {"sm_90", "Hopper wgmma", "f16", 4096},       {"sm_90", "Hopper wgmma", "tf32", 2048},
     {"sm_90", "Hopper wgmma", "f8", 8192},        {"sm_90", "Hopper wgmma", "i8", 8192},
     {"sm_100", "Blackwell tcgen05", "f16", 8192}, {"sm_100", "Blackwell tcgen05", "tf32", 4096},
-    {"sm_100", "Blackwell tcgen05", "f8", 16384}, {"sm_100", "Blackwell tcgen05", "f4", 32768},
-    {"sm_100", "Blackwell tcgen05", "i8", 16384},
+    {"sm_100", "Blackwell tcgen05", "f8", 16384}, {"sm_100", "Blackwell tcgen05", "f8f6f4", 16384},
+    {"sm_100", "Blackwell tcgen05", "f4", 32768}, {"sm_100", "Blackwell tcgen05", "i8", 16384},
 };
 
 bool wide(DType t) { return t == DType::F32 || t == DType::TF32; }
@@ -51,7 +51,7 @@ std::string tensor_kind(const Problem& p) {
     if (wide(p.a) || wide(p.b)) return "tf32";
     if (sixteen(p.a) || sixteen(p.b)) return "f16";
     if (p.a == DType::E2M1 && p.b == DType::E2M1 && p.scale != DType::None) return "f4";
-    return "f8";
+    return info(p.a).bits == 8 && info(p.b).bits == 8 ? "f8" : "f8f6f4";
 }
 
 std::optional<TensorRate> tensor_rate(const std::string& arch, const Problem& p) {

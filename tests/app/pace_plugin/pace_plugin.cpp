@@ -1,7 +1,8 @@
 // A test plugin whose launches take a set time: each one spins on the steady clock until
 // SPMMA_TEST_PACE_US microseconds (default 300) have passed, and reports the time it measured.
 // It has SPMMA_TEST_PACE_DEVICES devices (default 1; the --devices tests use more), each with
-// its own name and UUID.
+// its own name and UUID. SPMMA_TEST_PACE_PEAKS="SMS,SM_KHZ,MEM_KHZ,BUS_BITS" makes each an
+// sm_90 stating those peaks (ABI 1.2), for the speed-of-light tests.
 // D comes back as zeros, so it runs with --verify none. The compare tests make real record files
 // with it whose times are known, and slower ones by a known factor: on a loaded machine a
 // launch is at least the set time, longer only when the spin was preempted.
@@ -9,6 +10,7 @@
 
 #include <array>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -30,6 +32,14 @@ int pace_devices() {
     const char* v = std::getenv("SPMMA_TEST_PACE_DEVICES");
     const int n = v ? std::atoi(v) : 1;
     return n > 0 ? n : 1;
+}
+
+// The peaks of SPMMA_TEST_PACE_PEAKS, or none (all 0).
+std::array<int32_t, 4> pace_peaks() {
+    std::array<int32_t, 4> p{};
+    const char* v = std::getenv("SPMMA_TEST_PACE_PEAKS");
+    if (!v || std::sscanf(v, "%d,%d,%d,%d", &p[0], &p[1], &p[2], &p[3]) != 4) return {};
+    return p;
 }
 
 class PaceGemm : public Gemm {
@@ -67,7 +77,12 @@ public:
         d.runnable = device >= 0 && device < pace_devices();
         write_string(d.name, sizeof d.name, ("pace device " + std::to_string(device)).c_str());
         write_string(d.uuid, sizeof d.uuid, ("pace-" + std::to_string(device)).c_str());
-        write_string(d.arch, sizeof d.arch, "cpu");
+        const auto peaks = pace_peaks();
+        write_string(d.arch, sizeof d.arch, peaks[0] > 0 ? "sm_90" : "cpu");
+        d.sm_count = peaks[0];
+        d.sm_clock_khz = peaks[1];
+        d.mem_clock_khz = peaks[2];
+        d.mem_bus_bits = peaks[3];
         copy_out(out, d);
     }
     std::span<const spmma_kernel_info> kernels() const override { return kKernels; }

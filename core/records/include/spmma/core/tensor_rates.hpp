@@ -9,9 +9,9 @@
 
 namespace spmma {
 
-// The instruction kind the operand types select: "f16" (f16, bf16), "tf32", "f8" (8-bit floats,
-// and 6-/4-bit floats in 8-bit containers: kind::f8f6f4), "f4" (e2m1 x e2m1 block-scaled:
-// kind::mxf4 / mxf4nvf4), "i8" (8-bit integers), "i4" (4-bit integers).
+// The instruction kind the operand types select: "f16" (f16, bf16), "tf32", "f8" (8-bit floats),
+// "f8f6f4" (a 6- or 4-bit float among them, in 8-bit containers: kind::f8f6f4), "f4" (e2m1 x
+// e2m1 block-scaled: kind::mxf4 / mxf4nvf4), "i8" (8-bit integers), "i4" (4-bit integers).
 std::string tensor_kind(const Problem& p);
 
 struct TensorRate {
