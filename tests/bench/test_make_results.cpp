@@ -137,8 +137,17 @@ TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULT
     const std::string kept = "bench/results/" + readme.substr(at + lead.size(), end - at - lead.size());
     INFO(kept);
     REQUIRE(fs::is_directory(kSource / kept));
+    // And the folder its decode section comes from, where the README names one.
+    const std::string decode_lead = "and its decode section\nfrom `";
+    const size_t dat = readme.find(decode_lead);
+    std::string decode;
+    if (dat != std::string::npos) {
+        const size_t dend = readme.find('`', dat + decode_lead.size());
+        REQUIRE(dend != std::string::npos);
+        decode = " --decode bench/results/" + readme.substr(dat + decode_lead.size(), dend - dat - decode_lead.size()) + "set.jsonl.gz";
+    }
     const Run r = make_results(kept + "worker.jsonl --peers " + kept + "peers.json --command "
-                               "'REPEAT=2 bench/sweep/standard.sh; STAGES=peers bench/baselines/device.sh'",
+                               "'REPEAT=2 bench/sweep/standard.sh; STAGES=peers bench/baselines/device.sh'" + decode,
                                dir);
     INFO(r.err);
     REQUIRE(r.status == 0);
