@@ -1,5 +1,5 @@
 #include <spmma/core/stored_record.hpp>
-#include <spmma/core/timing_stats.hpp>
+#include <spmma/core/median.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -126,11 +126,20 @@ void read_timing(const FieldReader& f, const json& root, StoredRecord& r) {
         }
     }
     if (!r.times_ms.empty()) {
-        r.median_ms = median_of(r.times_ms);
+        r.median_ms = median(r.times_ms);
     } else {
         const double median = f.number(t, "median_ms", "timing.median_ms", 0.0);
         if (std::isfinite(median) && median > 0) r.median_ms = median;
     }
+}
+
+// The SM clock NVML saw during the timed launches; a record without one (a CPU record, NVML
+// absent: clocks holds only "error") keeps 0.
+void read_clocks(const FieldReader& f, const json& root, StoredRecord& r) {
+    const json* c = f.object(root, "clocks", "clocks", false);
+    const json* sm = c ? f.object(*c, "sm_mhz", "clocks.sm_mhz", false) : nullptr;
+    const double mhz = f.number(sm, "median", "clocks.sm_mhz.median", 0.0);
+    if (std::isfinite(mhz) && mhz > 0) r.sm_mhz = mhz;
 }
 
 void read_verification(const FieldReader& f, const json& root, StoredRecord& r) {
@@ -203,6 +212,7 @@ StoredRecord parse_record_line(const std::string& line, const std::string& where
     r.reason = f.text(&root, "reason", "reason");
     r.stage = f.text(&root, "stage", "stage");
     read_timing(f, root, r);
+    read_clocks(f, root, r);
     read_verification(f, root, r);
     r.baseline_plugin = f.text(f.object(root, "baseline", "baseline", false), "plugin", "baseline.plugin");
     r.spmma_version = f.text(&root, "spmma_version", "spmma_version");

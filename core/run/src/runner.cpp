@@ -4,6 +4,7 @@
 #include "shared_output.hpp"
 
 #include <spmma/core/durable_file.hpp>
+#include <spmma/core/median.hpp>
 
 #include <spmma/core/npy.hpp>
 #include <spmma/core/operands.hpp>
