@@ -134,12 +134,13 @@ void read_timing(const FieldReader& f, const json& root, StoredRecord& r) {
 }
 
 // The SM clock NVML saw during the timed launches; a record without one (a CPU record, NVML
-// absent: clocks holds only "error") keeps 0.
-void read_clocks(const FieldReader& f, const json& root, StoredRecord& r) {
-    const json* c = f.object(root, "clocks", "clocks", false);
-    const json* sm = c ? f.object(*c, "sm_mhz", "clocks.sm_mhz", false) : nullptr;
-    const double mhz = f.number(sm, "median", "clocks.sm_mhz.median", 0.0);
-    if (std::isfinite(mhz) && mhz > 0) r.sm_mhz = mhz;
+// absent: clocks holds only "error") keeps 0. NOTES: clocks is NVML's summary, free in form; a
+// shape this version does not know is ignored, like any unknown field.
+void read_clocks(const json& root, StoredRecord& r) {
+    const json* c = FieldReader::member(root, "clocks");
+    const json* sm = c && c->is_object() ? FieldReader::member(*c, "sm_mhz") : nullptr;
+    const json* median = sm && sm->is_object() ? FieldReader::member(*sm, "median") : nullptr;
+    if (median && median->is_number() && std::isfinite(median->get<double>()) && median->get<double>() > 0) r.sm_mhz = median->get<double>();
 }
 
 void read_verification(const FieldReader& f, const json& root, StoredRecord& r) {
@@ -212,7 +213,7 @@ StoredRecord parse_record_line(const std::string& line, const std::string& where
     r.reason = f.text(&root, "reason", "reason");
     r.stage = f.text(&root, "stage", "stage");
     read_timing(f, root, r);
-    read_clocks(f, root, r);
+    read_clocks(root, r);
     read_verification(f, root, r);
     r.baseline_plugin = f.text(f.object(root, "baseline", "baseline", false), "plugin", "baseline.plugin");
     r.spmma_version = f.text(&root, "spmma_version", "spmma_version");

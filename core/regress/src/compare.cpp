@@ -202,7 +202,7 @@ std::string CompareResult::method() const {
         "change = new/old time per matched record: Hodges-Lehmann estimate over every pair of iterations (log time), with its "
         "{:g}% distribution-free Mann-Whitney (Moses) interval, exact up to 120 iterations in all; slower / faster: the whole "
         "interval beyond +{:g}% / -{:g}%; same: the whole interval within; too noisy: it reaches across; where both records carry "
-        "their SM clock, per clock = new/old time x new/old clock, judged the same way{}",
+        "their SM clock, per clock = new/old time x new/old clock, judged alike{}",
         100 * options.confidence, 100 * options.threshold, 100 * options.threshold,
         options.per_clock ? " and deciding the verdict (--per-clock)" : " (--per-clock lets it decide the verdict)");
 }
