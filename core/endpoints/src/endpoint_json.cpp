@@ -33,7 +33,9 @@ PluginIdentity identity_from_json(const nlohmann::json& j) {
 
 nlohmann::json device_to_json(const DeviceInfo& d) {
     return {{"runnable", d.runnable}, {"name", d.name}, {"arch", d.arch}, {"driver", d.driver},
-            {"reason", d.reason},     {"uuid", d.uuid}, {"pci_bus_id", d.pci_bus_id}};
+            {"reason", d.reason},     {"uuid", d.uuid}, {"pci_bus_id", d.pci_bus_id},
+            {"sm_count", d.sm_count}, {"sm_clock_khz", d.sm_clock_khz}, {"mem_clock_khz", d.mem_clock_khz},
+            {"mem_bus_bits", d.mem_bus_bits}};
 }
 
 DeviceInfo device_from_json(const nlohmann::json& j) {
@@ -45,6 +47,10 @@ DeviceInfo device_from_json(const nlohmann::json& j) {
     d.reason = j.at("reason");
     d.uuid = j.at("uuid");
     d.pci_bus_id = j.at("pci_bus_id");
+    d.sm_count = j.at("sm_count");
+    d.sm_clock_khz = j.at("sm_clock_khz");
+    d.mem_clock_khz = j.at("mem_clock_khz");
+    d.mem_bus_bits = j.at("mem_bus_bits");
     return d;
 }
 

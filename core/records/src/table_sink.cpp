@@ -51,6 +51,9 @@ std::string tflops_of(const Record& r) {
     return r.timing->tflops < 10 ? fmt::format("{:.4f}", r.timing->tflops) : fmt::format("{:.1f}", r.timing->tflops);
 }
 std::string speedup_of(const Record& r) { return r.baseline ? fmt::format("{:.2f}x", r.baseline->speedup) : "-"; }
+// The fraction of the roofline bound reached (speed_of_light.hpp), "-" where the device's peaks
+// are unknown.
+std::string sol_of(const Record& r) { return r.sol && r.sol->fraction > 0 ? fmt::format("{:.1f}", 100 * r.sol->fraction) : "-"; }
 
 constexpr size_t kIndent = 2;       // rows under a problem's heading
 constexpr size_t kLeastKernel = 8;  // the kernel column never narrower
@@ -62,10 +65,10 @@ TableSink::TableSink(std::FILE* out, bool show_baseline, TableStyle style) : out
     // kernel column (not wide) takes what the others leave of the width.
     if (style_.wide)
         columns_ = {{"problem", 44, false, label_of}, {"plugin", 10, false, plugin_of}, {"kernel", 40, false, kernel_of},
-                    {"median ms", 10, true, median_of}, {"TFLOP/s", 9, true, tflops_of}};
+                    {"median ms", 10, true, median_of}, {"TFLOP/s", 9, true, tflops_of}, {"% SOL", 5, true, sol_of}};
     else
         columns_ = {{"plugin", 10, false, plugin_of}, {"kernel", 0, false, dense_kernel_of}, {"median ms", 9, true, median_of},
-                    {"TFLOP/s", 8, true, tflops_of}};
+                    {"TFLOP/s", 8, true, tflops_of}, {"% SOL", 5, true, sol_of}};
     if (show_baseline) columns_.push_back({"speedup", 8, true, speedup_of});
     columns_.push_back(style_.wide ? Column{"verification", 0, false, verdict_cell} : Column{"result", 10, false, verdict_word});
     if (style_.wide) return;
