@@ -6,6 +6,7 @@
 
 #include <spmma/core/compare.hpp>
 #include <spmma/core/durable_file.hpp>
+#include <spmma/core/terminal.hpp>
 
 #include <fmt/format.h>
 
@@ -29,11 +30,16 @@ public:
                          "Smallest change in percent that counts: within it a record is \"same\"")
             ->capture_default_str()
             ->check(CLI::Range(0.0, 1000.0));
+        cmd_->add_flag("--per-clock", per_clock_,
+                       "Judge work per clock where both records carry their SM clock: a slowdown that is only a lower clock "
+                       "(same cycles) is no regression");
         cmd_->add_option("--markdown", markdown_, "Also write the comparison as Markdown to this file");
         cmd_->add_option("--junit", junit_, "Also write JUnit XML (one test case per record) to this file");
         cmd_->footer(
             "Verdicts: slower / faster when the whole interval of new/old lies beyond +-threshold, same when it lies within, too "
-            "noisy when it reaches across. A record that verified and now fails, errs or is skipped is a regression; one that "
+            "noisy when it reaches across. Where both records carry their SM clock (GPU records), the work per clock (new/old time x "
+            "new/old clock) is judged too and a slowdown that is only a lower clock says so; --per-clock makes that verdict the "
+            "gate's. A record that verified and now fails, errs or is skipped is a regression; one that "
             "still fails is a failure, as is a record of the new run without iteration times. Exit codes: 0 no regression, 1 a "
             "regression or failure (or an output that could not be written), 2 bad usage or an unreadable file, 3 nothing matched.");
     }
@@ -52,12 +58,12 @@ public:
         }
         CompareResult r;
         try {
-            r = compare_files(old_, new_, CompareOptions{confidence_, threshold_ / 100.0});
+            r = compare_files(old_, new_, CompareOptions{confidence_, threshold_ / 100.0, per_clock_});
         } catch (const RecordFileError& e) {
             fmt::print(stderr, "spmma compare: {}\n", e.what());
             return kExitUsage;
         }
-        std::cout << format_compare_table(r) << std::flush;
+        std::cout << format_compare_table(r, colour_on(stdout)) << std::flush;
         try {
             if (!markdown_.empty()) write_file_durably(markdown_, format_compare_markdown(r));
             if (!junit_.empty()) write_junit(junit_, "spmma compare", compare_junit(r));
@@ -74,6 +80,7 @@ private:
     std::string old_, new_, markdown_, junit_;
     double confidence_ = 0.99;
     double threshold_ = 5.0;
+    bool per_clock_ = false;
 };
 
 }  // namespace

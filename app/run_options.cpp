@@ -15,6 +15,7 @@
 #include <spmma/core/runner.hpp>
 #include <spmma/core/sweep.hpp>
 #include <spmma/core/table_sink.hpp>
+#include <spmma/core/terminal.hpp>
 #include <spmma/core/terminal_progress.hpp>
 
 #include <fmt/format.h>
@@ -89,6 +90,9 @@ void RunOptions::add_to(CLI::App* cmd) {
                     "Seconds each plugin call may take before its worker is stopped (default: 60 s plus the problem's work at a slow rate)");
     cmd->add_flag("--no-progress", no_progress, "No progress line on the terminal");
     cmd->add_flag("-q,--quiet", quiet, "No table (records still go to --json/--csv)");
+    cmd->add_flag("--wide", wide,
+                  "One table line per record with every cell whole, and each skip reason (default: rows fit the terminal's width, "
+                  "COLUMNS or 80)");
 }
 
 namespace {
@@ -327,7 +331,8 @@ int RunOptions::run(const std::vector<Job>& all_jobs, const std::vector<std::str
         fmt::print(stderr, "spmma: {}\n", e.what());
         return kExitUsage;
     }
-    if (!quiet) owned.push_back(std::make_unique<TableSink>(stdout_taken ? stderr : stdout, !o.baseline.empty()));
+    FILE* table = stdout_taken ? stderr : stdout;
+    if (!quiet) owned.push_back(std::make_unique<TableSink>(table, !o.baseline.empty(), TableStyle{wide, terminal_columns(table), colour_on(table)}));
     std::vector<RecordSink*> sinks;
     for (auto& s : owned) sinks.push_back(s.get());
     std::unique_ptr<TerminalProgress> progress;

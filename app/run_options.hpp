@@ -35,7 +35,7 @@ struct RunOptions : PluginDirOptions {
     std::string verify, json, csv, junit, baseline, save_operands, save_failures, shard, devices;
     bool resume = false, force = false;
     long samples = 4096;
-    bool no_progress = false, quiet = false;
+    bool no_progress = false, quiet = false, wide = false;
     double min_time = 0, max_noise = 0, max_time = 10, timeout = 0;
     bool flush_l2 = false;
 

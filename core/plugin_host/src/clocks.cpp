@@ -1,5 +1,7 @@
 #include <spmma/core/clocks.hpp>
 
+#include <spmma/core/median.hpp>
+
 #include <fmt/format.h>
 
 #include <dlfcn.h>
@@ -76,13 +78,6 @@ Loaded load() {
     }
     l.ok = true;
     return l;
-}
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 nlohmann::json spread(const std::vector<double>& v) {

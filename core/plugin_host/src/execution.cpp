@@ -1,5 +1,6 @@
 #include <spmma/core/execution.hpp>
 
+#include <spmma/core/median.hpp>
 #include <spmma/core/problem_keys.hpp>
 
 #include <fmt/format.h>
@@ -20,11 +21,6 @@ std::string handle_kernel(const Plugin& p, const spmma_handle* h) {
     p.check(p.api().handle_kernel(h, name, sizeof name), "handle_kernel");
     name[sizeof name - 1] = '\0';
     return name;
-}
-
-double median_of_sorted(const std::vector<double>& s) {
-    const size_t n = s.size();
-    return n == 0 ? 0.0 : n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
 }
 
 // The run calls of one execution: warm-up, the job's iterations, then more batches while the
@@ -51,9 +47,7 @@ public:
             if (total >= cap_ms)
                 return fmt::format("noise {:.2f} % still above --max-noise {:.2f} % after {:.1f} s of timed launches (--max-time)", 100 * noise,
                                    100 * t.max_noise, total / 1e3);
-            std::vector<double> s = times;
-            std::sort(s.begin(), s.end());
-            const double med = std::max(median_of_sorted(s), 1e-4);
+            const double med = std::max(median(times), 1e-4);
             double want = need_time ? (min_ms - total) / med : static_cast<double>(times.size()) / 2;
             want = std::min(want, (cap_ms - total) / med);
             batch(0, static_cast<int>(std::clamp(std::ceil(want), 1.0, 100000.0)), &times);
@@ -146,20 +140,6 @@ void run_handle(const Plugin& p, spmma_handle* h, const ExecRequest& req, const 
 }
 
 }  // namespace
-
-double median_noise(std::vector<double> times) {
-    const size_t n = times.size();
-    if (n < 6) return std::numeric_limits<double>::infinity();
-    std::sort(times.begin(), times.end());
-    // NOTES: the order statistics x(l), x(u) with l, u = n/2 -+ 1.96 sqrt(n)/2 (1-based) cover
-    // the median with about 95 % probability whatever the distribution (binomial(n, 1/2)).
-    const double h = 1.96 * std::sqrt(static_cast<double>(n)) / 2;
-    const auto lo = static_cast<size_t>(std::max(1.0, std::floor(n / 2.0 - h)));
-    const auto hi = static_cast<size_t>(std::min(static_cast<double>(n), std::ceil(n / 2.0 + h + 1)));
-    const double med = median_of_sorted(times);
-    if (!(med > 0)) return std::numeric_limits<double>::infinity();
-    return (times[hi - 1] - times[lo - 1]) / (2 * med);
-}
 
 ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands& ops, uint8_t* base, const StageListener& listener) {
     ExecResult r;

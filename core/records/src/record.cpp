@@ -1,5 +1,6 @@
 #include <spmma/core/record.hpp>
 
+#include <spmma/core/median.hpp>
 #include <spmma/core/problem_keys.hpp>
 
 #include <fmt/format.h>
@@ -32,12 +33,9 @@ Timing Timing::from(const std::vector<double>& times, int warmup, double flops) 
     t.iterations = static_cast<int>(times.size());
     t.times_ms = times;
     if (times.empty()) return t;
-    std::vector<double> s = times;
-    std::sort(s.begin(), s.end());
-    const size_t n = s.size();
-    t.median_ms = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
-    t.min_ms = s.front();
-    t.mean_ms = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(n);
+    t.median_ms = median(times);
+    t.min_ms = *std::min_element(times.begin(), times.end());
+    t.mean_ms = std::accumulate(times.begin(), times.end(), 0.0) / static_cast<double>(times.size());
     if (t.median_ms > 0) t.tflops = flops / (t.median_ms * 1e-3) / 1e12;
     if (t.min_ms > 0) t.tflops_best = flops / (t.min_ms * 1e-3) / 1e12;
     return t;

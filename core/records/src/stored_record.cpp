@@ -1,4 +1,5 @@
 #include <spmma/core/stored_record.hpp>
+#include <spmma/core/median.hpp>
 #include <spmma/core/problem_keys.hpp>
 #include <spmma/core/timing_stats.hpp>
 
@@ -134,13 +135,16 @@ void read_timing(const FieldReader& f, const json& root, StoredRecord& r) {
         }
     }
     if (!r.times_ms.empty()) {
-        r.median_ms = median_of(r.times_ms);
+        r.median_ms = median(r.times_ms);
     } else {
         const double median = f.number(t, "median_ms", "timing.median_ms", 0.0);
         if (std::isfinite(median) && median > 0) r.median_ms = median;
     }
 }
 
+// The SM clock NVML saw during the timed launches; a record without one (a CPU record, NVML
+// absent: clocks holds only "error") keeps 0. NOTES: clocks is NVML's summary, free in form; a
+// shape this version does not know is ignored, like any unknown field.
 void read_speed_of_light(const FieldReader& f, const json& root, const json* device, StoredRecord& r) {
     if (const json* peaks = device ? f.object(*device, "peaks", "device.peaks", false) : nullptr) {
         r.sm_clock_khz = f.integer(peaks, "sm_clock_khz", "device.peaks.sm_clock_khz");
@@ -195,6 +199,7 @@ void read_clocks(const FieldReader& f, const json& root, StoredRecord& r) {
     if (!FieldReader::member(*c, "sm_mhz")) return;
     k.present = true;
     k.sm_mhz = spread_median(f, *c, "sm_mhz", &k.sm_mhz_min, &k.sm_mhz_max);
+    if (std::isfinite(k.sm_mhz) && k.sm_mhz > 0) r.sm_mhz = k.sm_mhz;  // what compare judges cycles by
     k.mem_mhz = spread_median(f, *c, "mem_mhz");
     k.power_w = spread_median(f, *c, "power_w", nullptr, &k.power_w_max);
     k.temperature_c = spread_median(f, *c, "temperature_c");

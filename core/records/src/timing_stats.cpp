@@ -1,5 +1,9 @@
 #include <spmma/core/timing_stats.hpp>
 
+#include <spmma/core/median.hpp>
+
+#include <boost/math/distributions/normal.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -56,13 +60,6 @@ double kth(std::vector<double>& d, size_t k) {
 
 }  // namespace
 
-double median_of(std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    const size_t n = v.size();
-    const double hi = kth(v, n / 2);
-    return n % 2 ? hi : 0.5 * (hi + *std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n / 2)));
-}
-
 double mann_whitney_cdf(int n, int m, int64_t u) {
     if (n < 0 || m < 0 || n + m > kExactLimit) throw std::invalid_argument("mann_whitney_cdf: n + m must be at most 120");
     if (u < 0) return 0.0;
@@ -77,12 +74,7 @@ double mann_whitney_cdf(int n, int m, int64_t u) {
 
 double normal_quantile(double p) {
     if (!(p > 0 && p < 1)) throw std::invalid_argument(fmt::format("normal_quantile: p = {} is not in (0, 1)", p));
-    double lo = -40, hi = 40;
-    for (int i = 0; i < 200 && hi - lo > 1e-15; ++i) {
-        const double mid = 0.5 * (lo + hi);
-        (0.5 * std::erfc(-mid / std::sqrt(2.0)) < p ? lo : hi) = mid;
-    }
-    return 0.5 * (lo + hi);
+    return boost::math::quantile(boost::math::normal_distribution<double>(0.0, 1.0), p);
 }
 
 int64_t mann_whitney_critical(int n, int m, double alpha, bool* exact) {
@@ -121,7 +113,7 @@ RatioInterval ratio_interval(std::span<const double> old_times, std::span<const 
     for (double yj : y)
         for (double xi : x) d.push_back(yj - xi);
     const size_t nd = d.size();
-    r.estimate = std::exp(median_of(d));
+    r.estimate = std::exp(median(d));
     const int n = static_cast<int>(x.size()), m = static_cast<int>(y.size());
     const int64_t c = mann_whitney_critical(n, m, 1 - confidence, &r.exact);
     if (c == 0) return r;

@@ -1,6 +1,8 @@
 // The outputs of a comparison: the terminal table, Markdown, JUnit suites.
 #include <spmma/core/compare.hpp>
 
+#include <spmma/core/terminal.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -40,9 +42,13 @@ std::string device_of(const CompareRow& row) {
 }
 
 std::string totals(const CompareResult& r) {
-    return fmt::format("{} matched: {} slower, {} faster, {} same, {} too noisy; {} regression{}, {} failure{}; {} only in the old "
+    // NOTES: with --per-clock a row slower only by its clock counts as "same" (the gate's verdict).
+    const std::string clock =
+        r.clock_only == 0 ? "" : fmt::format(" ({} slower in time only by a lower clock: same cycles{})", r.clock_only, r.options.per_clock ? ", counted as same" : "");
+    return fmt::format("{} matched: {} slower{}, {} faster, {} same, {} too noisy; {} regression{}, {} failure{}; {} only in the old "
                        "file, {} only in the new -> exit {}",
-                       r.rows.size(), r.slower, r.faster, r.same, r.too_noisy, r.regressions, r.regressions == 1 ? "" : "s", r.failures,
+                       r.rows.size(), r.slower, clock, r.faster, r.same, r.too_noisy,
+                       r.regressions, r.regressions == 1 ? "" : "s", r.failures,
                        r.failures == 1 ? "" : "s", r.only_old.size(), r.only_new.size(), r.exit_code());
 }
 
@@ -67,7 +73,15 @@ std::string md(const std::string& s) {
 
 }  // namespace
 
-std::string format_compare_table(const CompareResult& r) {
+// The verdict padded to its column, then painted: red what fails the gate, yellow a slowdown
+// the cycles call "same".
+std::string verdict_cell(const CompareRow& row, bool colour) {
+    const std::string padded = fmt::format("{:<10}", row.verdict);
+    if (row.fails) return paint(padded, Colour::Red, colour);
+    return row.by_time == TimingVerdict::Slower ? paint(padded, Colour::Yellow, colour) : padded;
+}
+
+std::string format_compare_table(const CompareResult& r, bool colour) {
     const bool devices = several_devices(r);
     size_t wl = 7, wp = 6, wk = 6, wd = 6;
     for (const auto& row : r.rows) {
@@ -87,8 +101,8 @@ std::string format_compare_table(const CompareResult& r) {
     for (const auto& row : r.rows) {
         const StoredRecord& n = row.new_side.record;
         const std::string dev = devices ? fmt::format(" {:<{}}", device_of(row), wd) : "";
-        out += fmt::format("{:<{}} {:<{}} {:<{}}{} {:>10} {:>10} {:>8}  {:<10}  {}{}\n", n.label, wl, n.plugin, wp, n.kernel, wk, dev,
-                           ms(row.old_side), ms(row.new_side), change(row), row.verdict, row.detail, pooled_note(row));
+        out += fmt::format("{:<{}} {:<{}} {:<{}}{} {:>10} {:>10} {:>8}  {}  {}{}\n", n.label, wl, n.plugin, wp, n.kernel, wk, dev,
+                           ms(row.old_side), ms(row.new_side), change(row), verdict_cell(row, colour), row.detail, pooled_note(row));
     }
     if (!r.only_old.empty()) {
         out += fmt::format("\nonly in the old file ({}):\n", r.only_old.size());

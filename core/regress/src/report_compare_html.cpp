@@ -2,6 +2,7 @@
 // new/old, what broke, what is in one file only, and the two runs' clocks side by side.
 #include "report_parts.hpp"
 
+#include <spmma/core/median.hpp>
 #include <spmma/core/report_html.hpp>
 #include <spmma/core/svg_chart.hpp>
 #include <spmma/core/timing_stats.hpp>
@@ -86,7 +87,7 @@ std::string regressions_by_type(const std::vector<const CompareRow*>& sorted) {
         std::string parts;
         if (!v.empty()) {
             const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
-            parts = fmt::format("{} slower, new/old median {:.3f} ({:+.1f}%), {:.3f} to {:.3f}", v.size(), median_of(v), 100 * (median_of(v) - 1), *lo, *hi);
+            parts = fmt::format("{} slower, new/old median {:.3f} ({:+.1f}%), {:.3f} to {:.3f}", v.size(), median(v), 100 * (median(v) - 1), *lo, *hi);
         }
         if (broke[g]) parts += fmt::format("{}{} broke (ran, now failing, erring or skipped)", parts.empty() ? "" : "; ", broke[g]);
         out += fmt::format("<li><b>{}</b>: {}</li>\n", escape(g), parts);
@@ -270,16 +271,16 @@ std::string clocks_section(const CompareResult& r, const Records& olds, const Re
     row("spmma versions", tally(olds, [](const StoredRecord& x) { return x.spmma_version; }), tally(news, [](const StoredRecord& x) { return x.spmma_version; }));
     row("records with clocks", fmt::format("{} of {}", a.with, a.with + a.without), fmt::format("{} of {}", b.with, b.with + b.without));
     const auto stat = [](const RunClocks& c, const std::vector<double>& v, const char* unit, std::string extra) {
-        return c.with ? fmt::format("{:.0f} {}{}", median_of(v), unit, extra) : std::string("&#8211;");
+        return c.with ? fmt::format("{:.0f} {}{}", median(v), unit, extra) : std::string("&#8211;");
     };
     row("SM clock", stat(a, a.sm, "MHz", fmt::format(" ({:.0f} to {:.0f})", a.sm_min, a.sm_max)),
         stat(b, b.sm, "MHz", fmt::format(" ({:.0f} to {:.0f})", b.sm_min, b.sm_max)));
     if (a.with && b.with)
-        row("SM clock new/old", "", fmt::format("{:.3f} ({:+.1f}%)", median_of(b.sm) / median_of(a.sm), 100 * (median_of(b.sm) / median_of(a.sm) - 1)));
+        row("SM clock new/old", "", fmt::format("{:.3f} ({:+.1f}%)", median(b.sm) / median(a.sm), 100 * (median(b.sm) / median(a.sm) - 1)));
     row("memory clock", stat(a, a.mem, "MHz", ""), stat(b, b.mem, "MHz", ""));
     row("power", stat(a, a.power, "W", fmt::format(" (at most {:.0f} W)", a.power_max)), stat(b, b.power, "W", fmt::format(" (at most {:.0f} W)", b.power_max)));
     row("temperature", stat(a, a.temperature, "&#176;C", ""), stat(b, b.temperature, "&#176;C", ""));
-    const auto cap = [](const RunClocks& c) { return c.with ? fmt::format("{:.0f}% of samples", 100 * median_of(c.cap)) : std::string("&#8211;"); };
+    const auto cap = [](const RunClocks& c) { return c.with ? fmt::format("{:.0f}% of samples", 100 * median(c.cap)) : std::string("&#8211;"); };
     row("at the power cap (median)", cap(a), cap(b));
     const auto reasons = [](const RunClocks& c) {
         std::string s;

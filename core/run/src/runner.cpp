@@ -4,6 +4,7 @@
 #include "shared_output.hpp"
 
 #include <spmma/core/durable_file.hpp>
+#include <spmma/core/median.hpp>
 
 #include <spmma/core/npy.hpp>
 #include <spmma/core/operands.hpp>
@@ -39,6 +40,7 @@ RunSummary& RunSummary::operator+=(const RunSummary& o) {
     if (output_error.empty()) output_error = o.output_error;
     phases += o.phases;
     gpu_busy_ms += o.gpu_busy_ms;
+    gpu_records += o.gpu_records;
     return *this;
 }
 
@@ -76,8 +78,9 @@ std::string RunSummary::phase_table(double startup_ms) const {
     out += line("download", phases.download);
     out += line("verify", phases.verify);
     out += line("other", capacity - startup_ms - phases.total() + phases.other);
-    out += fmt::format("  GPU busy (timed launches) {:.2f} s, {:.1f} % of the {}\n", gpu_busy_ms / 1e3, 100 * gpu_busy_ms / capacity,
-                       devices > 1 ? "device-seconds" : "wall time");
+    if (gpu_records > 0)
+        out += fmt::format("  GPU busy (timed launches) {:.2f} s, {:.1f} % of the {}\n", gpu_busy_ms / 1e3, 100 * gpu_busy_ms / capacity,
+                           devices > 1 ? "device-seconds" : "wall time");
     return out;
 }
 
@@ -399,6 +402,7 @@ private:
             double busy = r.timing->warmup * r.timing->median_ms;
             for (double t : r.timing->times_ms) busy += t;
             summary_.gpu_busy_ms += busy;
+            ++summary_.gpu_records;
         }
         for (auto* s : sinks_) {
             try {

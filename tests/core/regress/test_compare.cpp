@@ -154,3 +154,114 @@ TEST_CASE("the outputs state the method and list every row", "[compare]") {
     CHECK(suites[0].cases[0].type == "slower");
     CHECK(suites[0].cases[1].outcome == JunitOutcome::Passed);
 }
+
+namespace {
+
+// A record with the SM clock NVML saw over its timed launches, as a GPU record carries it.
+nlohmann::json clocked(const std::vector<double>& times, double sm_mhz) {
+    auto j = record_json("verified", times, 64, "sm90a", "sm90a_f16f16_f32_128x128x64_c1x1_s4", "NVIDIA H200");
+    j["clocks"] = {{"samples", 12}, {"duration_ms", 40.0}, {"sm_mhz", {{"min", sm_mhz - 15}, {"median", sm_mhz}, {"max", sm_mhz + 15}}}};
+    return j;
+}
+
+CompareResult cmp_with(const std::vector<nlohmann::json>& olds, const std::vector<nlohmann::json>& news, bool per_clock) {
+    std::vector<StoredRecord> o, n;
+    for (const auto& j : olds) o.push_back(rec(j));
+    for (const auto& j : news) n.push_back(rec(j));
+    CompareOptions opt;
+    opt.per_clock = per_clock;
+    return compare_records(o, n, opt);
+}
+
+}  // namespace
+
+TEST_CASE("a slowdown that is only a lower clock keeps the same cycles and says so", "[compare][clock]") {
+    // 2000 -> 1800 MHz (-10 %) and 1.0 -> 1.0/0.9 ms: 11 % slower, new/old cycles = 1.111 x 0.9 = 1.
+    const auto olds = std::vector{clocked(tight_times(1.0), 2000)};
+    const auto news = std::vector{clocked(tight_times(1.0 / 0.9), 1800)};
+    const auto by_time = cmp_with(olds, news, false);
+    REQUIRE(by_time.rows.size() == 1);
+    const CompareRow& row = by_time.rows[0];
+    CHECK(row.clock_ratio == Approx(0.9));
+    CHECK(row.by_time == TimingVerdict::Slower);
+    CHECK(row.by_cycles == TimingVerdict::Same);
+    CHECK(row.cycles.estimate == Approx(1.0).margin(1e-3));
+    CHECK(row.cycles.lower == Approx(row.interval.lower * 0.9));
+    CHECK(row.cycles.upper == Approx(row.interval.upper * 0.9));
+    // Without --per-clock it is still a regression of time, named as a clock's.
+    CHECK(row.fails);
+    CHECK(row.verdict == "SLOWER, clock -10 %: same cycles");
+    CHECK_THAT(row.detail, Catch::Contains("clock 2000 -> 1800 MHz (-10 %), per clock"));
+    CHECK(by_time.clock_only == 1);
+    CHECK(by_time.exit_code() == 1);
+    // With --per-clock the cycles decide: no regression, exit 0.
+    const auto per_clock = cmp_with(olds, news, true);
+    REQUIRE(per_clock.rows.size() == 1);
+    CHECK_FALSE(per_clock.rows[0].fails);
+    CHECK(per_clock.rows[0].timing == TimingVerdict::Same);
+    CHECK(per_clock.rows[0].verdict == "slower, clock -10 %: same cycles");
+    CHECK(per_clock.regressions == 0);
+    CHECK(per_clock.clock_only == 1);
+    CHECK(per_clock.exit_code() == 0);
+    CHECK_THAT(format_compare_table(per_clock), Catch::Contains("1 slower in time only by a lower clock: same cycles, counted as same"));
+}
+
+TEST_CASE("a slowdown at the same clock is a regression per clock too", "[compare][clock]") {
+    const auto r = cmp_with({clocked(tight_times(1.0), 1980)}, {clocked(tight_times(1.2), 1980)}, true);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].clock_ratio == 1.0);
+    CHECK(r.rows[0].by_time == TimingVerdict::Slower);
+    CHECK(r.rows[0].by_cycles == TimingVerdict::Slower);
+    CHECK(r.rows[0].fails);
+    CHECK(r.rows[0].verdict == "SLOWER");
+    CHECK_THAT(r.rows[0].detail, Catch::Contains("clock 1980 -> 1980 MHz (+0 %), per clock +20.0%"));
+    CHECK(r.clock_only == 0);
+    CHECK(r.regressions == 1);
+    CHECK(r.exit_code() == 1);
+}
+
+TEST_CASE("a lower clock and a real slowdown together: the cycles keep the part that is not the clock", "[compare][clock]") {
+    // 2000 -> 1800 MHz and 30 % more time: new/old cycles = 1.3 x 0.9 = 1.17.
+    const auto r = cmp_with({clocked(tight_times(1.0), 2000)}, {clocked(tight_times(1.3), 1800)}, true);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].interval.estimate == Approx(1.3).margin(2e-3));
+    CHECK(r.rows[0].cycles.estimate == Approx(1.17).margin(2e-3));
+    CHECK(r.rows[0].by_cycles == TimingVerdict::Slower);
+    CHECK(r.rows[0].fails);
+    CHECK(r.rows[0].verdict == "SLOWER");
+    CHECK_THAT(r.rows[0].detail, Catch::Contains("(-10 %), per clock +17.0%"));
+    CHECK(r.clock_only == 0);
+    CHECK(r.exit_code() == 1);
+    // A higher clock that hides a slowdown of the cycles: same time, slower per clock.
+    const auto hidden = cmp_with({clocked(tight_times(1.0), 1800)}, {clocked(tight_times(1.0), 2000)}, true);
+    REQUIRE(hidden.rows.size() == 1);
+    CHECK(hidden.rows[0].by_time == TimingVerdict::Same);
+    CHECK(hidden.rows[0].by_cycles == TimingVerdict::Slower);
+    CHECK(hidden.rows[0].fails);
+    CHECK_FALSE(cmp_with({clocked(tight_times(1.0), 1800)}, {clocked(tight_times(1.0), 2000)}, false).rows[0].fails);
+}
+
+TEST_CASE("without a clock on both sides compare judges time alone, --per-clock or not", "[compare][clock]") {
+    auto cpu_new = clocked(tight_times(1.0 / 0.9), 1800);
+    cpu_new.erase("clocks");
+    const auto r = cmp_with({clocked(tight_times(1.0), 2000)}, {cpu_new}, true);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].clock_ratio == 0);
+    CHECK(r.rows[0].by_cycles == TimingVerdict::NotCompared);
+    CHECK(r.rows[0].timing == TimingVerdict::Slower);
+    CHECK(r.rows[0].verdict == "SLOWER");
+    CHECK_THAT(r.rows[0].detail, !Catch::Contains("clock"));
+    // NVML absent: the record's clocks hold only the error.
+    auto no_nvml = cpu_new;
+    no_nvml["clocks"] = {{"error", "NVML not found (libnvidia-ml.so.1)"}};
+    CHECK(rec(no_nvml).sm_mhz == 0);
+}
+
+TEST_CASE("pooled records take the median of their clocks", "[compare][clock]") {
+    const auto r = cmp_with({clocked(tight_times(1.0), 2000)},
+                            {clocked(tight_times(1.0), 1700), clocked(tight_times(1.0), 1800), clocked(tight_times(1.0), 1900)}, false);
+    REQUIRE(r.rows.size() == 1);
+    CHECK(r.rows[0].new_side.count == 3);
+    CHECK(r.rows[0].new_side.record.sm_mhz == 1800);
+    CHECK(r.rows[0].clock_ratio == Approx(0.9));
+}

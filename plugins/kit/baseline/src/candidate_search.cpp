@@ -25,6 +25,8 @@ int launches_for(double budget_ms, double estimate_ms, int lo, int hi) {
 
 }  // namespace
 
+// NOTES: a plugin sees only the C header and the kit, never spmma's core, so the kit keeps this
+// median of its own (core/stats/median.hpp is spmma's); both take the mean of the middle two.
 double median_ms(std::vector<float> times) {
     if (times.empty()) return 0;
     std::sort(times.begin(), times.end());

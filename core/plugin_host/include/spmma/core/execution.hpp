@@ -71,10 +71,6 @@ using StageListener = std::function<void(const std::string& stage)>;
 ExecResult execute(const Plugin& plugin, const ExecRequest& req, const spmma_operands& ops, uint8_t* result_base,
                    const StageListener& stage = {});
 
-// The relative half-width of the distribution-free 95 % confidence interval of the median
-// (order statistics); infinity below 6 times.
-double median_noise(std::vector<double> times);
-
 nlohmann::json problem_to_json(const spmma_problem& p);
 spmma_problem problem_from_json(const nlohmann::json& j);
 

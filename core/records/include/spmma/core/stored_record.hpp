@@ -49,6 +49,7 @@ struct StoredRecord {
     std::vector<double> times_ms;  // every timed iteration (finite, positive ones)
     int dropped_times = 0;         // entries that were not (nan, inf, <= 0)
     double median_ms = 0;          // of times_ms, else the record's timing.median_ms; 0 without timing
+    double sm_mhz = 0;             // clocks.sm_mhz.median: the SM clock over the timed launches (GPU records); 0 without
 
     StoredClocks clocks;
 

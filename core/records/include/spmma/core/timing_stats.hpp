@@ -29,9 +29,6 @@ struct RatioInterval {
 // interval then is as wide as for this many times: conservative).
 constexpr int64_t kMaxTimesPerSide = 2000;
 
-// The median (the mean of the middle two for an even count); 0 for none.
-double median_of(std::vector<double> values);
-
 // Times must be positive and finite.
 RatioInterval ratio_interval(std::span<const double> old_times, std::span<const double> new_times, double confidence);
 
@@ -40,7 +37,7 @@ double mann_whitney_cdf(int n, int m, int64_t u);
 // The largest c with P(U <= c - 1) <= alpha / 2 (0 when even U = 0 is too likely): the rank of
 // the interval's ends among the n*m differences.
 int64_t mann_whitney_critical(int n, int m, double alpha, bool* exact = nullptr);
-// The standard normal quantile.
+// The standard normal quantile (Boost.Math).
 double normal_quantile(double p);
 
 }  // namespace spmma

@@ -12,6 +12,11 @@
 //             even when it is significant)
 //   too noisy the interval reaches across 1 + T or 1 - T: the times cannot tell a change of T
 //             from noise (not a regression; more iterations or a quieter machine decide it)
+// The clock: where both records carry the SM clock of their timed launches (GPU records, the
+// median NVML sample), the work per clock is judged too: new/old cycles = new/old time x new/old
+// clock, the same interval scaled by the clock ratio (the clock taken as known). A slowdown whose
+// cycles are "same" is only a lower clock and says so ("slower, clock -9 %: same cycles");
+// --per-clock makes the cycles' verdict the gate's, so such a row is no regression.
 // A record that ran (verified or unverified) and now fails, errs or is skipped is a regression
 // even when it is faster; one that failed and still fails is a failure too; so is a failed
 // record found only in the new file.
@@ -34,6 +39,7 @@ namespace spmma {
 struct CompareOptions {
     double confidence = 0.99;  // of the interval of the ratio
     double threshold = 0.05;   // T, a fraction
+    bool per_clock = false;    // the gate takes the verdict on cycles where both records carry a clock
 };
 
 enum class TimingVerdict { NotCompared, Faster, Same, Slower, TooNoisy };
@@ -56,9 +62,12 @@ enum class StatusChange {
 // A verdict on timings alone: the interval against [1 - threshold, 1 + threshold].
 TimingVerdict judge_timing(const RatioInterval& interval, double threshold);
 
+// The interval of new/old cycles from that of new/old time and the clock ratio new/old.
+RatioInterval per_clock_interval(const RatioInterval& time, double clock_ratio);
+
 // One file's records of one key, pooled.
 struct PooledRecord {
-    StoredRecord record;  // the first record of the worst status; times_ms and median_ms pooled
+    StoredRecord record;  // the first record of the worst status; times_ms, median_ms and sm_mhz (median) pooled
     int count = 1;        // records pooled
 };
 
@@ -66,7 +75,10 @@ struct CompareRow {
     PooledRecord old_side, new_side;
     StatusChange status = StatusChange::BothRan;
     RatioInterval interval;  // defined only when both ran and have times
-    TimingVerdict timing = TimingVerdict::NotCompared;
+    TimingVerdict timing = TimingVerdict::NotCompared;     // the gate's: time, or cycles with --per-clock
+    double clock_ratio = 0;   // new/old SM clock; 0 unless both records carry one
+    RatioInterval cycles;     // new/old cycles: defined with interval and clock_ratio
+    TimingVerdict by_time = TimingVerdict::NotCompared, by_cycles = TimingVerdict::NotCompared;
     bool fails = false;      // fails the gate: a regression or a failure
     std::string verdict;     // one word or two: "slower", "same", "REGRESSION", "FAILING", ...
     std::string detail;      // why, in one line
@@ -79,6 +91,7 @@ struct CompareResult {
     std::vector<CompareRow> rows;                     // in the new file's order
     std::vector<PooledRecord> only_old, only_new;
     int slower = 0, faster = 0, same = 0, too_noisy = 0, regressions = 0, failures = 0;
+    int clock_only = 0;  // slower in time, same in cycles: only the clock was lower
 
     // 0 nothing fails the gate, 1 a regression or failure, 3 nothing matched.
     int exit_code() const;
@@ -92,8 +105,9 @@ CompareResult compare_records(const std::vector<StoredRecord>& old_records, cons
 CompareResult compare_files(const std::filesystem::path& old_file, const std::filesystem::path& new_file,
                             const CompareOptions& options);
 
-// The outputs (compare_output.cpp): a table for the terminal, a Markdown page, JUnit suites.
-std::string format_compare_table(const CompareResult& r);
+// The outputs (compare_output.cpp): a table for the terminal (`colour`: what fails the gate in
+// red, a slowdown that is only the clock's in yellow), a Markdown page, JUnit suites.
+std::string format_compare_table(const CompareResult& r, bool colour = false);
 std::string format_compare_markdown(const CompareResult& r);
 std::vector<JunitSuite> compare_junit(const CompareResult& r);
 

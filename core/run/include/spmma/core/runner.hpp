@@ -58,6 +58,7 @@ struct RunSummary {
     int devices = 1;        // run_on_devices: how many ran side by side
     Phases phases;          // summed over the records
     double gpu_busy_ms = 0; // the timed launches of GPU records: warm-up launches x median + every timed launch
+    int gpu_records = 0;    // records made on a GPU in this run (the GPU's line is said only when one was)
     RunSummary& operator+=(const RunSummary& o);  // counts, phases and GPU time (not the wall time)
     // 0 all verified (or unverified by request), 1 a failure or error (a plugin asked for by name
     // and not loaded included) or an output that could not be written, 3 nothing ran (and
@@ -66,7 +67,7 @@ struct RunSummary {
     int exit_code() const;
     // Why the run ended before its last step, for the outputs: "" when it did not.
     std::string cut_short() const;
-    // "where the time went": each phase's seconds and share of the wall time, the GPU's share.
+    // "where the time went": each phase's seconds and share of the wall time, the GPU's share when a GPU ran.
     std::string phase_table(double startup_ms) const;
 };
 
