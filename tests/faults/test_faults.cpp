@@ -146,6 +146,22 @@ TEST_CASE("a well-behaved C plugin verifies in its worker, and in-process too", 
     }
 }
 
+TEST_CASE("a plugin that reports NaN and infinite times gives the same record in its worker as in-process", "[faults]") {
+    std::vector<nlohmann::json> records;
+    for (const char* mode : {"", "--in-process"}) {
+        const Run r = run_with(dir("nan_times"), "fault_nan_times", mode);
+        INFO(r.cli.out);
+        CHECK(r.cpu_verified == 2);
+        const auto recs = r.of("fault_nan_times");
+        REQUIRE(recs.size() == 2);
+        records.push_back(recs[0]);
+    }
+    CHECK(records[0]["timing"]["times_ms"] == nlohmann::json{"nan", "inf"});
+    CHECK(records[0]["status"] == records[1]["status"]);
+    CHECK(records[0]["reason"] == records[1]["reason"]);
+    CHECK(records[0]["timing"] == records[1]["timing"]);
+}
+
 namespace {
 
 // `spmma gemm` on the three plugins of a folder of slow ones, and its wall time: each plugin's slow
