@@ -25,12 +25,13 @@ struct Run {
     }
 };
 
-// Two problems (the worker is restarted between them) on the cpu plugin and `plugin` from `dir`.
+// Two problems (the worker is restarted between them) on the cpu plugin and `plugin` from `dir`
+// (--force: a test calling it twice replaces its own records file).
 Run run_with(const std::string& dir, const std::string& plugin, const std::string& extra = "") {
     const std::string json = temp_path("faults-" + plugin + ".jsonl");
     Run r;
     r.cli = spmma_cli("gemm --m 37,45 --n 29 --k 64 --dtype f16 --verify full --warmup 1 --iterations 2 --no-progress --plugin-dir " + dir +
-                      " --plugin cpu," + plugin + " --json " + json + " " + extra);
+                      " --plugin cpu," + plugin + " --json " + json + " --force " + extra);
     std::istringstream lines(read_file(json));
     std::string line;
     while (std::getline(lines, line)) {
@@ -154,6 +155,7 @@ TEST_CASE("a plugin that reports NaN and infinite times gives the same record in
         CHECK(r.cpu_verified == 2);
         const auto recs = r.of("fault_nan_times");
         REQUIRE(recs.size() == 2);
+        CHECK(recs[0]["plugin"]["isolation"] == (mode[0] ? "in-process" : "worker"));
         records.push_back(recs[0]);
     }
     CHECK(records[0]["timing"]["times_ms"] == nlohmann::json{"nan", "inf"});

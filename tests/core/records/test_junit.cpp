@@ -77,7 +77,7 @@ TEST_CASE("markup escaping covers the five specials, control bytes and broken UT
     CHECK(markup_escape("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
 }
 
-TEST_CASE("an attribute value keeps tabs and line breaks as character references; element text keeps them raw", "[junit][markup]") {
+TEST_CASE("an attribute value keeps tabs and line breaks as character references, element text keeps them raw", "[junit][markup]") {
     CHECK(markup_attribute("a\tb\nc\r\n<d>") == "a&#9;b&#10;c&#13;&#10;&lt;d&gt;");
     CHECK(markup_attribute("bell\x07") == "bell\xEF\xBF\xBD");
     JunitSuite s;
