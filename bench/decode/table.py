@@ -9,7 +9,8 @@ peer, and sm90a's share of the DRAM roofline (bytes / peak DRAM bandwidth).
 Bytes: compressed A (half the values) + 4-bit metadata per group of four, B and D for the sparse
 plugins; dense A, B and D for cublas. The peak DRAM bandwidth is 2 x memory clock x bus width
 (the bus width of the GPUs measured: H100 5120 bits, H200 6144 bits), with the record's memory
-clock."""
+clock. Records that carry a speed of light (`sol`, spmma's own computation from the device's
+peaks) give both: its bytes and its peak DRAM bandwidth."""
 import glob, json, os, sys
 from collections import defaultdict
 
@@ -27,7 +28,9 @@ def records(root):
                     yield json.loads(line)
 
 
-def bytes_of(p, dense):
+def bytes_of(p, dense, r=None):
+    if isinstance((r or {}).get("sol", {}).get("bytes"), int):
+        return r["sol"]["bytes"]
     m, n, k = p["m"], p["n"], p["k"]
     ea, eb, eo = ELEM[p["a_type"]], ELEM[p["b_type"]], OUT_BYTES[p["d_type"]]
     a = m * k * ea if dense else m * k // 2 * ea + m * k // 8
@@ -35,6 +38,8 @@ def bytes_of(p, dense):
 
 
 def peak_bytes_per_s(r):
+    if r.get("sol", {}).get("peak_dram_bytes_per_s"):
+        return r["sol"]["peak_dram_bytes_per_s"]
     name = r.get("device", {}).get("name", "")
     bus = next((b for key, b in BUS_BITS.items() if key in name), None)
     mem = r.get("clocks", {}).get("mem_mhz", {}).get("max")
@@ -60,7 +65,7 @@ def main():
             col = "sm90a" if not r.get("kernel_request") else "sm90a " + r["kernel"].split("_", 3)[3]
         key = (p["m"], p["n"], p["k"], p["a_type"])
         s = t["median_ms"] * 1e-3
-        cells[key][col] = (s * 1e6, t["tflops"], bytes_of(p, plugin == "cublas") / s / 1e12, r)
+        cells[key][col] = (s * 1e6, t["tflops"], bytes_of(p, plugin == "cublas", r) / s / 1e12, r)
     print(f"{'m x n x k':>20} {'type':>5} | {'sm90a us':>8} {'TF/s':>6} {'TB/s':>5} {'%DRAM':>5} | {'best named kernel':>26} {'us':>7} | "
           f"{'cuSPARSELt':>10} {'TB/s':>5} | {'cuBLAS':>7} {'TB/s':>5} | {'vs best':>7} {'vs dense':>8}")
     for key in sorted(cells, key=lambda c: (c[3], c[0] * c[2], c[1])):

@@ -6,6 +6,7 @@ peer of each cell and the ratio to it.
     python3 bench/results/make_results.py RECORDS.jsonl [RECORDS.jsonl ...]
         [--peers peers.json|peers.txt] [--command 'THE COMMAND THAT RAN'] [--out bench/RESULTS.md]
         [--shapes configs/llm-shapes.toml] [--peer-plugins cublas,cusparselt]
+        [--decode DECODE.jsonl ...] [--decode-shapes configs/decode-shapes.toml] [--subject sm90a]
 
 RECORDS: JSON lines written by `spmma run|gemm --json` (core/records/src/record.cpp). A plugin's figure
 in a cell is its fastest verified record there (sm80's device script times several kernels per
@@ -15,13 +16,20 @@ cell); a cell with records but none verified shows their status instead of a fig
 libraries) and PyTorch's dense and cuSPARSELt columns.
 Standard cells: the shapes and types of --shapes (m, n, k as integers or lists) with A and B of
 that type, f32 or s32 accumulation, and the file's `dist`; every other record is counted, not
-tabulated. Python 3.11+ standard library only (tomllib). Exit status 2 on bad input, naming the
+tabulated. % SOL (a column where a section's records carry it): the record's sol.fraction, the
+share of its roofline bound reached.
+--decode: records of --decode-shapes, rendered after the standard set as one section per card
+(decode_section.py): --subject against the --peer-plugins measured on that card. Python 3.11+ standard library only (tomllib). Exit status 2 on bad input, naming the
 file, line and key."""
 import argparse
 import ast
 import json
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from decode_section import DecodeInputError, decode_lines, read_layers  # noqa: E402
 
 try:
     import tomllib
@@ -299,7 +307,8 @@ def section(plugin, cells, shapes, types, by_plugin, peer_plugins, peer_cells):
     kind = dig(some, "plugin", "kind")
     title = f"## {plugin}" + (f" ({kind})" if kind else "")
     with_peers = any(p != plugin and p in by_plugin for p in peer_plugins) or bool(peer_cells)
-    head = "| shape | type | TFLOP/s | kernel |" + (" best peer | peer TFLOP/s | ratio |" if with_peers else "")
+    with_sol = any(number(dig(r, "sol", "fraction")) is not None for rs in cells.values() for r in rs)
+    head = "| shape | type | TFLOP/s |" + (" % SOL |" if with_sol else "") + " kernel |" + (" best peer | peer TFLOP/s | ratio |" if with_peers else "")
     lines = ["", title, "", head, "|" + "---|" * (head.count("|") - 1)]
     counted = ahead = 0
     for m, n, k in shapes:
@@ -313,7 +322,11 @@ def section(plugin, cells, shapes, types, by_plugin, peer_plugins, peer_cells):
                 figure, kernel = "/".join(sorted({str(r.get("status")) for r in rs})), "(none verified)"
             else:
                 figure, kernel = "-", "(no record)"
-            row = f"| {m}x{n}x{k} | {t} | {figure} | {kernel} |"
+            row = f"| {m}x{n}x{k} | {t} | {figure} |"
+            if with_sol:
+                frac = number(dig(rec, "sol", "fraction")) if rec else None
+                row += f" {100 * frac:.1f} |" if frac is not None else " - |"
+            row += f" {kernel} |"
             if with_peers:
                 peer = peers_of(plugin, key, by_plugin, peer_plugins, peer_cells)
                 if peer and tf is not None:
@@ -332,28 +345,46 @@ def section(plugin, cells, shapes, types, by_plugin, peer_plugins, peer_cells):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("records", nargs="+", help="spmma JSON-lines record files")
+    ap.add_argument("records", nargs="*", help="spmma JSON-lines record files of the standard set")
     ap.add_argument("--peers", help="peers.json (or printed table) of bench/baselines/peers.py")
     ap.add_argument("--command", help="the command that produced the records, stated in the output")
     ap.add_argument("--shapes", default="configs/llm-shapes.toml", help="the standard shape set")
     ap.add_argument("--peer-plugins", default="cublas,cusparselt", help="plugins that count as peers")
+    ap.add_argument("--decode", action="append", default=[], help="records of --decode-shapes (repeatable)")
+    ap.add_argument("--decode-shapes", default="configs/decode-shapes.toml", help="the decode workload")
+    ap.add_argument("--subject", default="sm90a", help="the plugin the decode section compares with the peers")
     ap.add_argument("--out", help="output file (default: standard output)")
     args = ap.parse_args(argv)
     args.peer_plugins = [p for p in args.peer_plugins.split(",") if p]
+    if not args.records and not args.decode:
+        print("make_results.py: no records: name standard-set record files, --decode files, or both", file=sys.stderr)
+        return 2
     try:
-        shapes, types, dist = read_shapes(args.shapes)
-        records = read_records(args.records)
-        peer_info, peer_cells, peer_exact = read_peers(args.peers) if args.peers else ({}, {}, True)
-    except InputError as e:
+        if args.records:
+            shapes, types, dist = read_shapes(args.shapes)
+            records = read_records(args.records)
+            peer_info, peer_cells, peer_exact = read_peers(args.peers) if args.peers else ({}, {}, True)
+        if args.decode:
+            layers, decode_ns, decode_types = read_layers(args.decode_shapes)
+            decode_records = read_records(args.decode)
+    except (InputError, DecodeInputError) as e:
         print(f"make_results.py: {e}", file=sys.stderr)
         return 2
-    by_plugin, order, outside = tabulate(records, shapes, types, dist)
-    order.sort(key=lambda p: p in args.peer_plugins)  # spmma's own plugins first, then the peers
-    lines = header(records, args, peer_info, peer_exact, shapes, types, dist, outside)
-    if not order:
-        lines += ["", "No record falls in the standard set."]
-    for plugin in order:
-        lines += section(plugin, by_plugin[plugin], shapes, types, by_plugin, args.peer_plugins, peer_cells)
+    lines = []
+    if args.records:
+        by_plugin, order, outside = tabulate(records, shapes, types, dist)
+        order.sort(key=lambda p: p in args.peer_plugins)  # spmma's own plugins first, then the peers
+        lines = header(records, args, peer_info, peer_exact, shapes, types, dist, outside)
+        if not order:
+            lines += ["", "No record falls in the standard set."]
+        for plugin in order:
+            lines += section(plugin, by_plugin[plugin], shapes, types, by_plugin, args.peer_plugins, peer_cells)
+    if args.decode:
+        if not lines:
+            lines = ["# Results", "", "Generated by `bench/results/make_results.py`; do not edit by hand."]
+        lines += ["", f"Decode records: {', '.join(f'`{p}`' for p in args.decode)} ({len(decode_records)} records),",
+                  f"workload `{args.decode_shapes}`."]
+        lines += decode_lines(decode_records, layers, decode_ns, decode_types, args.subject, args.peer_plugins)
     text = "\n".join(lines) + "\n"
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

@@ -144,3 +144,64 @@ TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULT
     REQUIRE(r.status == 0);
     CHECK(r.out == slurp(kSource / "bench" / "RESULTS.md"));
 }
+
+TEST_CASE("make_results.py --decode: one section per card, the subject against the peers of that card, ratios and % SOL") {
+    const auto dir = scratch("make_results_decode");
+    const Run r = make_results("--decode tests/bench/sample/decode.jsonl --decode-shapes tests/bench/sample/decode-shapes.toml", dir);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("## Decode: NVIDIA H100 80GB HBM3") < r.out.find("## Decode: NVIDIA H200"));
+    CHECK(has_line(r.out, "- Peaks (the device's, as its plugin states them): 132 SMs at 1980 MHz; memory 2619 MHz on 5120 bits = 3.35 TB/s"));
+    // The fastest verified sm90a record (not the faster failed one), the best peer, its ratio and dense cuBLAS's.
+    CHECK(has_line(r.out, "| toy qkv | 6144x4096 | 1 | f16 | 20.0 | 2.5 | 60.0 | cuSPARSELt | 16.0 | 75.0 | 0.80 | 1.50 |"));
+    CHECK(has_line(r.out, "| toy qkv | 6144x4096 | 16 | f16 | 18.0 | 44.7 | 65.0 | cuSPARSELt | 19.0 | 62.0 | 1.06 | 1.56 |"));
+    // A cell where the subject did not verify shows its status and no ratio.
+    CHECK(has_line(r.out, "| toy qkv | 6144x4096 | 1 | e4m3 | error | - | - | cuSPARSELt | 12.0 | 55.0 | - | - |"));
+    CHECK(has_line(r.out, "sm90a faster than the best peer at 1 of 2 cells, at least 1.05x at 1."));
+    // The H200's records carry no peaks: % SOL unknown; its cuBLAS is compared only with its own sm90a.
+    CHECK(has_line(r.out, "- Peaks: not in the records (% SOL unknown)"));
+    CHECK(has_line(r.out, "| toy down | 4096x14336 | 1 | f16 | 15.0 | 7.8 | - | cuBLAS | 25.0 | - | 1.67 | 1.67 |"));
+    // A problem outside the workload's layers is not tabulated.
+    CHECK(r.out.find("1000x") == std::string::npos);
+}
+
+TEST_CASE("make_results.py: a % SOL column where a section's records carry sol, none where they do not") {
+    const auto dir = scratch("make_results_sol");
+    // The standard-set sample carries no sol: no column (bench/RESULTS.md's kept records neither).
+    Run r = make_results(kSampleArgs, dir);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("% SOL") == std::string::npos);
+    {
+        std::ofstream f(dir / "with_sol.jsonl");
+        std::ifstream in(kSample / "records.jsonl");
+        std::string line;
+        bool first = true;
+        while (std::getline(in, line)) {
+            // The first record (cusparselt, 4096^3 f16) at 71.5 % of its bound.
+            if (first) line.insert(line.rfind('}'), ", \"sol\": {\"fraction\": 0.715}");
+            first = false;
+            f << line << "\n";
+        }
+    }
+    r = make_results((dir / "with_sol.jsonl").string() + " --shapes tests/bench/sample/shapes.toml", dir);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(has_line(r.out, "| 4096x4096x4096 | f16 | 1050 | 71.5 | `cusparselt_f16f16_f32acc_alg25` | cuBLAS plugin | 780 | 1.35 |"));
+    CHECK(has_line(r.out, "| shape | type | TFLOP/s | % SOL | kernel | best peer | peer TFLOP/s | ratio |"));
+    // A cell without sol in a section with the column: "-".
+    CHECK(has_line(r.out, "| 8192x8192x8192 | bf16 | 1107 | - | `cusparselt_bf16bf16_f32acc_alg20` | - | - | - |"));
+    // The sm90a section's records carry no sol: no column there.
+    CHECK(has_line(r.out, "| shape | type | TFLOP/s | kernel | best peer | peer TFLOP/s | ratio |"));
+}
+
+TEST_CASE("make_results.py --decode: a workload file that is not one exits 2 naming it") {
+    const auto dir = scratch("make_results_decode_bad");
+    {
+        std::ofstream f(dir / "decode.toml");
+        f << "version = 1\n[[sweep]]\nname = \"x\"\nm = \"big\"\nk = 1\nn = 1\ndtype = \"f16\"\n";
+    }
+    const Run r = make_results("--decode tests/bench/sample/decode.jsonl --decode-shapes " + (dir / "decode.toml").string(), dir);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("decode.toml: x: m: expected int") != std::string::npos);
+    CHECK(make_results("", dir).status == 2);
+}

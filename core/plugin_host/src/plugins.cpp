@@ -152,6 +152,13 @@ DeviceInfo Plugin::probe(int device) const {
         d.uuid = info.uuid;
         d.pci_bus_id = info.pci_bus_id;
     }
+    if (info.struct_size >= offsetof(spmma_device_info, mem_bus_bits) + sizeof info.mem_bus_bits) {
+        // A negative figure is no figure.
+        d.sm_count = std::max(info.sm_count, 0);
+        d.sm_clock_khz = std::max(info.sm_clock_khz, 0);
+        d.mem_clock_khz = std::max(info.mem_clock_khz, 0);
+        d.mem_bus_bits = std::max(info.mem_bus_bits, 0);
+    }
     if (!d.runnable && d.reason.empty()) d.reason = "the plugin cannot run on this device (it gave no reason)";
     return d;
 }

@@ -126,6 +126,7 @@ nlohmann::json Record::to_json() const {
     o["kernel"] = kernel;
     o["device"] = {{"index", device_index}, {"name", device}, {"arch", device_arch}, {"driver", driver}, {"uuid", device_uuid},
                    {"pci_bus_id", device_pci_bus_id}};
+    if (device_peaks.any()) o["device"]["peaks"] = device_peaks.to_json();
     o["status"] = to_string(status);
     if (!reason.empty()) o["reason"] = reason;
     if (!stage.empty()) o["stage"] = stage;
@@ -139,6 +140,7 @@ nlohmann::json Record::to_json() const {
                        {"flush_l2", timing->flush_l2}, {"l2_flushed", timing->l2_flushed}};
         if (!timing->note.empty()) o["timing"]["note"] = timing->note;
     }
+    if (sol) o["sol"] = sol->to_json();
     if (phases) o["phases_ms"] = phases->to_json();
     if (!clocks.is_null()) o["clocks"] = clocks;
     if (!plugin_notes.is_null()) o["plugin_notes"] = plugin_notes;
@@ -161,6 +163,7 @@ nlohmann::json Record::to_json() const {
 std::vector<std::string> Record::csv_header() {
     return {"status", "m", "n", "k", "a_type", "b_type", "acc_type", "d_type", "pattern", "satfinite", "scale", "alpha", "beta",
             "dist", "seed", "plugin", "plugin_version", "kind", "kernel", "device", "arch", "median_ms", "min_ms", "tflops",
+            "bytes", "bytes_per_s", "sol_bound_ms", "sol_pct",
             "verify_mode", "checked", "mismatches", "max_abs_error", "max_rel_error", "tolerance_ratio", "baseline", "speedup", "reason",
             "source", "command", "spmma_version", "timestamp", "times_ms"};
 }
@@ -179,6 +182,8 @@ std::vector<std::string> Record::csv_row() const {
             p.scale == DType::None ? "" : fmt::format("{}/{}", name(p.scale), p.scale_block), num(p.alpha), num(p.beta),
             name(p.dist), std::to_string(p.seed), plugin, plugin_version, dense ? "dense" : "sparse", kernel, device, device_arch,
             timing ? num(timing->median_ms) : "", timing ? num(timing->min_ms) : "", timing ? num(timing->tflops) : "",
+            sol ? std::to_string(sol->bytes.total()) : "", sol ? num(sol->achieved_bytes_per_s) : "",
+            sol && sol->has_bound() ? num(sol->bound_ms) : "", sol && sol->fraction > 0 ? num(100 * sol->fraction) : "",
             verdict ? verdict->mode : "", verdict ? std::to_string(verdict->checked) : "",
             verdict ? std::to_string(verdict->mismatches) : "", verdict ? num(verdict->max_abs_error) : "",
             verdict ? num(verdict->max_rel_error) : "", verdict ? num(verdict->max_tolerance_ratio) : "",

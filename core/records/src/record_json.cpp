@@ -98,6 +98,7 @@ Record read(const json& o) {
         r.driver = text(d, "driver");
         r.device_uuid = text(d, "uuid");
         r.device_pci_bus_id = text(d, "pci_bus_id");
+        if (d.contains("peaks") && !d["peaks"].is_null()) r.device_peaks = DevicePeaks::from_json(d.at("peaks"));
     }
     const auto status = parse_status(o.at("status").get<std::string>());
     if (!status) throw std::invalid_argument(fmt::format("status: '{}' is not a status", o.at("status").get<std::string>()));
@@ -105,6 +106,7 @@ Record read(const json& o) {
     r.reason = text(o, "reason");
     r.stage = text(o, "stage");
     if (o.contains("timing")) r.timing = read_timing(o.at("timing"));
+    if (o.contains("sol") && !o["sol"].is_null()) r.sol = SpeedOfLight::from_json(o.at("sol"));
     if (o.contains("phases_ms")) {
         const json& ph = o.at("phases_ms");
         r.phases = Phases{number(ph, "generate"), number(ph, "prepare"), number(ph, "upload"), number(ph, "run"),

@@ -133,6 +133,18 @@ void read_timing(const FieldReader& f, const json& root, StoredRecord& r) {
     }
 }
 
+void read_speed_of_light(const FieldReader& f, const json& root, const json* device, StoredRecord& r) {
+    if (const json* peaks = device ? f.object(*device, "peaks", "device.peaks", false) : nullptr) {
+        r.sm_clock_khz = f.integer(peaks, "sm_clock_khz", "device.peaks.sm_clock_khz");
+        r.mem_clock_khz = f.integer(peaks, "mem_clock_khz", "device.peaks.mem_clock_khz");
+    }
+    const json* sol = f.object(root, "sol", "sol", false);
+    if (!sol) return;
+    r.sol_bytes = f.integer(sol, "bytes", "sol.bytes");
+    r.sol_fraction = f.number(sol, "fraction", "sol.fraction", 0.0);
+    r.sol_bound_by = f.text(sol, "bound_by", "sol.bound_by");
+}
+
 void read_verification(const FieldReader& f, const json& root, StoredRecord& r) {
     const json* v = f.object(root, "verification", "verification", false);
     if (!v) return;
@@ -203,6 +215,7 @@ StoredRecord parse_record_line(const std::string& line, const std::string& where
     r.reason = f.text(&root, "reason", "reason");
     r.stage = f.text(&root, "stage", "stage");
     read_timing(f, root, r);
+    read_speed_of_light(f, root, device, r);
     read_verification(f, root, r);
     r.baseline_plugin = f.text(f.object(root, "baseline", "baseline", false), "plugin", "baseline.plugin");
     r.spmma_version = f.text(&root, "spmma_version", "spmma_version");

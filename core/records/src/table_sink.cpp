@@ -21,11 +21,15 @@ std::string verdict_cell(const Record& r) {
     return "";
 }
 
+// The fraction of the roofline bound reached (speed_of_light.hpp), "-" where the device's peaks
+// are unknown.
+std::string sol_cell(const Record& r) { return r.sol && r.sol->fraction > 0 ? fmt::format("{:.1f}", 100 * r.sol->fraction) : "-"; }
+
 }  // namespace
 
 void TableSink::header() {
-    fmt::print(out_, "{:<44} {:<10} {:<40} {:>10} {:>9}{} {}\n", "problem", "plugin", "kernel", "median ms", "TFLOP/s",
-               show_baseline_ ? fmt::format(" {:>8}", "speedup") : "", "verification");
+    fmt::print(out_, "{:<44} {:<10} {:<40} {:>10} {:>9} {:>5}{} {}\n", "problem", "plugin", "kernel", "median ms", "TFLOP/s",
+               "% SOL", show_baseline_ ? fmt::format(" {:>8}", "speedup") : "", "verification");
     header_done_ = true;
 }
 
@@ -48,7 +52,8 @@ void TableSink::record(const Record& r) {
     const std::string tf = !r.timing ? "-" : r.timing->tflops < 10 ? fmt::format("{:.4f}", r.timing->tflops) : fmt::format("{:.1f}", r.timing->tflops);
     std::string speed;
     if (show_baseline_) speed = r.baseline ? fmt::format(" {:>7.2f}x", r.baseline->speedup) : fmt::format(" {:>8}", "-");
-    fmt::print(out_, "{:<44} {:<10} {:<40} {:>10} {:>9}{} {}\n", label, r.plugin, r.kernel, ms, tf, speed, verdict_cell(r));
+    fmt::print(out_, "{:<44} {:<10} {:<40} {:>10} {:>9} {:>5}{} {}\n", label, r.plugin, r.kernel, ms, tf, sol_cell(r), speed,
+               verdict_cell(r));
     std::fflush(out_);
 }
 

@@ -487,6 +487,7 @@ private:
         r.driver = dev.driver;
         r.device_uuid = dev.uuid;
         r.device_pci_bus_id = dev.pci_bus_id;
+        r.device_peaks = {dev.sm_count, dev.sm_clock_khz, dev.mem_clock_khz, dev.mem_bus_bits};
         r.kernel = kernel;
         r.kernel_request = kernel;
         Phases ph;
@@ -527,6 +528,7 @@ private:
         r.timing->flush_l2 = job.timing.flush_l2;
         r.timing->l2_flushed = x.l2_flushed;
         r.timing->note = x.timing_note;
+        r.sol = speed_of_light(job.problem, r.dense, r.device_arch, r.device_peaks, r.timing->median_ms);
         // What reruns this record: the kernel asked for, or the plugin's choice when it is a
         // kernel of its list (a name the plugin refines later, e.g. with an algorithm, is not).
         std::string selector = kernel;

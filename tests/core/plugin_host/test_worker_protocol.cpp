@@ -30,11 +30,15 @@ TEST_CASE("a reply is read back field for field, an error answer is RequestFaile
     d.name = "host";
     d.arch = "x86_64";
     d.uuid = "GPU-1";
+    d.sm_count = 132;
+    d.mem_bus_bits = 5120;
     const auto back = protocol::reply<protocol::Probe>(over_the_wire(nlohmann::json(protocol::Probe::Reply{d}))).device;
     CHECK(back.runnable);
     CHECK(back.name == "host");
     CHECK(back.arch == "x86_64");
     CHECK(back.uuid == "GPU-1");
+    CHECK(back.sm_count == 132);
+    CHECK(back.mem_bus_bits == 5120);
     CHECK(!protocol::reply<protocol::Supports>(nlohmann::json{{"reason", nullptr}}).reason);
     CHECK(protocol::reply<protocol::Supports>(nlohmann::json{{"reason", "k % 64"}}).reason == "k % 64");
     CHECK_THROWS_MATCHES(protocol::reply<protocol::Probe>({{"error", "no plugin loaded"}}), protocol::RequestFailed,

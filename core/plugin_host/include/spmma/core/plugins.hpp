@@ -36,6 +36,8 @@ struct DeviceInfo {
     bool runnable = false;
     std::string name, arch, driver, reason;
     std::string uuid, pci_bus_id;  // ABI 1.1; empty from older plugins and host devices
+    // ABI 1.2, the device's peaks (a record's speed of light); 0 from older plugins and where unknown
+    int sm_count = 0, sm_clock_khz = 0, mem_clock_khz = 0, mem_bus_bits = 0;
     bool is_gpu() const { return arch.rfind("sm_", 0) == 0; }
 };
 

@@ -75,7 +75,8 @@ inline void from_json(const nlohmann::json& j, LaunchTimes& times) {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(KernelInfo, name, description)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PluginIdentity, file, sha256, state, error, abi_major, abi_minor, name, vendor, version, target,
                                    description, flags, kernels)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceInfo, runnable, name, arch, driver, reason, uuid, pci_bus_id)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DeviceInfo, runnable, name, arch, driver, reason, uuid, pci_bus_id, sm_count, sm_clock_khz, mem_clock_khz,
+                                   mem_bus_bits)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TimingPolicy, min_time_s, max_noise, max_time_s, flush_l2)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ResultLayout, d_offset, d_bytes, indices_offset, values_offset, count)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ExecRequest, device, device_uuid, problem, kernel, warmup, iterations, timing, result)

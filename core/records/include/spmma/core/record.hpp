@@ -3,6 +3,7 @@
 #pragma once
 
 #include <spmma/core/job.hpp>
+#include <spmma/core/speed_of_light.hpp>
 #include <spmma/reference/verify.hpp>
 
 #include <nlohmann/json.hpp>
@@ -72,6 +73,7 @@ struct Record {
     std::string device, device_arch, driver;
     int device_index = 0;
     std::string device_uuid, device_pci_bus_id;
+    DevicePeaks device_peaks;     // ABI 1.2: written as device.peaks when the plugin states any
 
     RecordStatus status = RecordStatus::Skipped;
     std::string reason;     // skipped / error: why; failed: the verdict's summary
@@ -79,6 +81,7 @@ struct Record {
     std::optional<Timing> timing;
     std::optional<reference::Verdict> verdict;
     std::optional<Baseline> baseline;
+    std::optional<SpeedOfLight> sol;  // every timed run (speed_of_light.hpp)
     std::optional<Phases> phases;
     nlohmann::json clocks;        // GPU records: clocks, power and throttle reasons over the timed launches
     nlohmann::json plugin_notes;  // the plugin's describe_handle object

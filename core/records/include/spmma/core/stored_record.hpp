@@ -31,11 +31,18 @@ struct StoredRecord {
     std::string plugin, plugin_kind, kernel, device, device_arch;
     int64_t device_index = -1;  // device.index; -1 when the record has none
     std::string device_uuid;
+    int64_t sm_clock_khz = 0, mem_clock_khz = 0;  // device.peaks (ABI 1.2 plugins); 0 when absent
     std::string status, reason, stage;
 
     std::vector<double> times_ms;  // every timed iteration (finite, positive ones)
     int dropped_times = 0;         // entries that were not (nan, inf, <= 0)
     double median_ms = 0;          // of times_ms, else the record's timing.median_ms; 0 without timing
+
+    // The record's speed of light ("sol", speed_of_light.hpp); 0 and "" in records without it,
+    // the fraction also where the device's peaks were unknown.
+    int64_t sol_bytes = 0;
+    double sol_fraction = 0;
+    std::string sol_bound_by;
 
     bool has_verification = false;
     std::string verify_mode;

@@ -1,0 +1,159 @@
+"""The decode section of bench/RESULTS.md (make_results.py --decode): the records of
+configs/decode-shapes.toml, one table per card (the records' device name), the subject plugin
+(sm90a) against the peer plugins measured on that card: microseconds, TFLOP/s, % SOL (the
+record's sol.fraction: the share of the roofline bound min(peak tensor rate, bytes / peak DRAM
+bandwidth) reached, core/records/src/speed_of_light.cpp), the best peer and the ratio to it, and
+the ratio to dense cuBLAS (the cublas plugin). A plugin's figure in a cell is its fastest verified
+record there. Python 3.11+ standard library only."""
+
+try:
+    import tomllib
+except ImportError:  # Python < 3.11
+    tomllib = None
+
+
+class DecodeInputError(Exception):
+    pass
+
+
+def _dig(obj, *keys):
+    for k in keys:
+        if not isinstance(obj, dict) or k not in obj:
+            return None
+        obj = obj[k]
+    return obj
+
+
+def _number(v):
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        return None
+    return float(v) if v == v and abs(v) != float("inf") else None
+
+
+def read_layers(path):
+    """([(layer name, m, k)] in file order, [n], [types]) of a decode workload file."""
+    if tomllib is None:
+        raise DecodeInputError(f"{path}: reading TOML needs Python 3.11 or newer (tomllib)")
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise DecodeInputError(f"{path}: {e}")
+    defaults = doc.get("defaults", {})
+
+    def ints_or_strs(entry, key, where, want):
+        v = entry.get(key, defaults.get(key))
+        vs = v if isinstance(v, list) else [v]
+        if v is None or not vs or not all(isinstance(x, want) and not isinstance(x, bool) for x in vs):
+            raise DecodeInputError(f"{path}: {where}: {key}: expected {want.__name__} or a list of them, got {v!r}")
+        return vs
+
+    layers, ns, types = [], [], []
+    for i, entry in enumerate(doc.get("sweep", []) + doc.get("problem", [])):
+        where = f"{entry.get('name', i + 1)}"
+        for m in ints_or_strs(entry, "m", where, int):
+            for k in ints_or_strs(entry, "k", where, int):
+                layers.append((entry.get("name", f"{m}x{k}"), m, k))
+        ns += [n for n in ints_or_strs(entry, "n", where, int) if n not in ns]
+        types += [t for t in ints_or_strs(entry, "dtype", where, str) if t not in types]
+    if not layers:
+        raise DecodeInputError(f"{path}: no [[sweep]] or [[problem]] entries")
+    return layers, sorted(ns), types
+
+
+def _cell_type(r):
+    a, b = _dig(r, "problem", "a_type"), _dig(r, "problem", "b_type") or _dig(r, "problem", "a_type")
+    return a if a == b else f"{a}x{b}"
+
+
+def _fastest(rs):
+    """The fastest verified record of rs (by median time), or None."""
+    ok = [(_number(_dig(r, "timing", "median_ms")), r) for r in rs if r.get("status") == "verified"]
+    ok = [(t, r) for t, r in ok if t]
+    return min(ok, key=lambda x: x[0])[1] if ok else None
+
+
+def _us(r):
+    return _number(_dig(r, "timing", "median_ms")) * 1e3
+
+
+def _sol(r):
+    f = _number(_dig(r, "sol", "fraction"))
+    return f"{100 * f:.1f}" if f is not None else "-"
+
+
+PEER_LABEL = {"cublas": "cuBLAS", "cusparselt": "cuSPARSELt"}
+
+
+def _card_lines(card, records, layers, ns, types, subject, peers):
+    cells = {}
+    for r in records:
+        p = r["problem"]
+        cells.setdefault((p["m"], p["k"], p["n"], _cell_type(r), r["plugin"]["name"]), []).append(r)
+    stamps = sorted(r["timestamp"] for r in records if isinstance(r.get("timestamp"), str))
+    peaks = next((_dig(r, "device", "peaks") for r in records if isinstance(_dig(r, "device", "peaks"), dict)), None)
+    dram = next((_number(_dig(r, "sol", "peak_dram_bytes_per_s")) for r in records
+                 if _number(_dig(r, "sol", "peak_dram_bytes_per_s"))), None)
+    lines = ["", f"## Decode: {card}", ""]
+    lines.append(f"- Records: {len(records)}" + (f", {stamps[0]} to {stamps[-1]}" if stamps else ""))
+    if peaks:
+        lines.append(f"- Peaks (the device's, as its plugin states them): {peaks.get('sm_count')} SMs at "
+                     f"{peaks.get('sm_clock_khz', 0) / 1e3:.0f} MHz; memory {peaks.get('mem_clock_khz', 0) / 1e3:.0f} MHz "
+                     f"on {peaks.get('mem_bus_bits')} bits" + (f" = {dram / 1e12:.2f} TB/s" if dram else ""))
+    else:
+        lines.append("- Peaks: not in the records (% SOL unknown)")
+    lines += ["", f"| layer | m x k | n | type | {subject} µs | TFLOP/s | % SOL | best peer | peer µs | peer % SOL | ratio | vs dense cuBLAS |",
+              "|" + "---|" * 12]
+    counted = ahead = ahead_5 = 0
+    for name, m, k in layers:
+        for t in types:
+            for n in ns:
+                mine = _fastest(cells.get((m, k, n, t, subject), []))
+                theirs = [(r, p) for p in peers if p != subject for r in [_fastest(cells.get((m, k, n, t, p), []))] if r]
+                if not mine and not theirs:
+                    continue
+                best = min(theirs, key=lambda x: _us(x[0])) if theirs else None
+                dense = _fastest(cells.get((m, k, n, t, "cublas"), []))
+                row = f"| {name} | {m}x{k} | {n} | {t} | "
+                if mine:
+                    row += f"{_us(mine):.1f} | {_number(_dig(mine, 'timing', 'tflops')) or 0:.1f} | {_sol(mine)} | "
+                else:
+                    statuses = sorted({str(r.get("status")) for r in cells.get((m, k, n, t, subject), [])})
+                    row += f"{'/'.join(statuses) or '(no record)'} | - | - | "
+                if best:
+                    row += f"{PEER_LABEL.get(best[1], best[1])} | {_us(best[0]):.1f} | {_sol(best[0])} | "
+                    if mine:
+                        ratio = _us(best[0]) / _us(mine)
+                        counted += 1
+                        ahead += ratio > 1
+                        ahead_5 += ratio >= 1.05
+                        row += f"{ratio:.2f} | "
+                    else:
+                        row += "- | "
+                else:
+                    row += "- | - | - | - | "
+                row += f"{_us(dense) / _us(mine):.2f} |" if mine and dense else "- |"
+                lines.append(row)
+    if counted:
+        lines += ["", f"{subject} faster than the best peer at {ahead} of {counted} cells, at least 1.05x at {ahead_5}."]
+    return lines
+
+
+def decode_lines(records, layers, ns, types, subject, peers):
+    """The decode sections, one per card, in the order the cards first appear."""
+    cards = []
+    for r in records:
+        card = _dig(r, "device", "name") or "device not recorded"
+        if card not in cards:
+            cards.append(card)
+    lines = ["", "# Decode: a weight times 1 to 128 tokens",
+             "",
+             f"Ratio: the best peer's time / {subject}'s (above 1: {subject} faster); vs dense cuBLAS: the cublas",
+             f"plugin's time / {subject}'s. % SOL: the share of the record's roofline bound reached (its `sol`).",
+             f"Peers: {', '.join(p for p in peers if p != subject)}, measured on the same card."]
+    if not cards:
+        lines += ["", "No decode records."]
+    for card in cards:
+        lines += _card_lines(card, [r for r in records if (_dig(r, "device", "name") or "device not recorded") == card],
+                             layers, ns, types, subject, peers)
+    return lines
