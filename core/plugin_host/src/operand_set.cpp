@@ -47,25 +47,4 @@ OperandBuffers OperandLayout::buffers(uint8_t* base) const {
             at(scale_a, sizes.scale_a), at(scale_b, sizes.scale_b), sizes};
 }
 
-nlohmann::json OperandLayout::to_json() const {
-    return {{"sizes", {sizes.a_values, sizes.a_indices, sizes.b, sizes.c, sizes.scale_a, sizes.scale_b}},
-            {"offsets", {a_values, a_indices, b, c, scale_a, scale_b}},
-            {"total", total}};
-}
-
-OperandLayout OperandLayout::from_json(const nlohmann::json& j) {
-    OperandLayout l;
-    const auto& s = j.at("sizes");
-    const auto& o = j.at("offsets");
-    l.sizes = {s.at(0), s.at(1), s.at(2), s.at(3), s.at(4), s.at(5)};
-    l.a_values = o.at(0);
-    l.a_indices = o.at(1);
-    l.b = o.at(2);
-    l.c = o.at(3);
-    l.scale_a = o.at(4);
-    l.scale_b = o.at(5);
-    l.total = j.at("total");
-    return l;
-}
-
 }  // namespace spmma
