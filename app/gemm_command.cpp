@@ -29,8 +29,9 @@ public:
                 cmd_->add_flag(key.flag, flags_[key.name], key.help);
                 continue;
             }
-            // --dtype alone takes a list (each type runs); sizes take lists and ranges in one text.
-            CLI::Option* o = std::string(key.name) == "dtype" ? cmd_->add_option(key.flag, dtypes_, key.help)->delimiter(',')
+            // --dtype alone takes a list (each type runs; split here, where a stray comma is seen, which
+            // CLI11's delimiter drops); sizes take lists and ranges in one text.
+            CLI::Option* o = std::string(key.name) == "dtype" ? cmd_->add_option(key.flag, dtypes_, key.help)
                                                               : cmd_->add_option(key.flag, texts_[key.name], key.help);
             if (key.kind == KeyKind::Size) o->required();
             if (key.kind == KeyKind::Number || key.kind == KeyKind::Integer) o->type_name(key.kind == KeyKind::Number ? "FLOAT" : "INT");
@@ -44,11 +45,23 @@ public:
         GemmSpec spec;
         for (const auto& [name, text] : texts_)
             if (!text.empty()) spec.given[name] = {text};
-        if (!dtypes_.empty()) spec.given["dtype"] = dtypes_;
+        for (const std::string& list : dtypes_) {
+            for (size_t at = 0;;) {
+                const size_t comma = list.find(',', at);
+                const std::string type = list.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+                if (type.empty()) {
+                    fmt::print(stderr, "spmma gemm: --dtype: an empty type in '{}' (a stray comma?)\n", list);
+                    return kExitUsage;
+                }
+                spec.given["dtype"].push_back(type);
+                if (comma == std::string::npos) break;
+                at = comma + 1;
+            }
+        }
         for (const auto& [name, on] : flags_)
             if (on) spec.given[name] = {"true"};
-        if (options_.warmup >= 0) spec.given["warmup"] = {std::to_string(options_.warmup)};
-        if (options_.iterations >= 0) spec.given["iterations"] = {std::to_string(options_.iterations)};
+        if (options_.warmup) spec.given["warmup"] = {std::to_string(*options_.warmup)};
+        if (options_.iterations) spec.given["iterations"] = {std::to_string(*options_.iterations)};
         if (!options_.verify.empty()) spec.given["verify"] = {options_.verify};
         std::vector<Job> jobs;
         try {
