@@ -20,7 +20,7 @@ WorkloadError::WorkloadError(std::string f, int64_t l, std::string k, const std:
 const std::vector<std::string>& workload_keys() {
     static const std::vector<std::string> keys = {
         "name", "m", "n", "k", "dtype", "a_type", "b_type", "acc", "out", "pattern", "satfinite", "alpha", "beta",
-        "scale_type", "scale_block", "scale_gen", "scale_min", "scale_max", "dist", "seed", "warmup", "iterations", "verify", "plugins", "kernels"};
+        "scale_type", "scale_block", "scale_gen", "scale_min", "scale_max", "dist", "seed", "warmup", "iterations", "verify", "plugins", "kernels", "a", "b", "c"};
     return keys;
 }
 
@@ -37,7 +37,7 @@ using Setter = std::function<void(Draft&)>;
 
 class Parser {
 public:
-    Parser(std::string file) : file_(std::move(file)) {}
+    Parser(std::string file, TensorProbe probe) : file_(std::move(file)), probe_(std::move(probe)) {}
 
     [[noreturn]] void error(const toml::node& at, const std::string& key, const std::string& msg) const {
         throw WorkloadError(file_, line_of(at), key, msg);
@@ -125,15 +125,48 @@ private:
         return os.str();
     }
 
+    // The tensor a key (a, b, c) names, its path relative to the workload file's folder.
+    std::optional<TensorFacts> file_operand(const toml::table& t, const char* key) const {
+        const toml::node* n = lookup(t, key);
+        if (!n) return std::nullopt;
+        if (!n->is_string()) error(*n, key, fmt::format("must be a string (\"FILE.safetensors:TENSOR\" or \"FILE.npy\"), not {}", type_name(*n)));
+        if (!probe_) error(*n, key, "operands from files are not read here");
+        const std::string text = n->as_string()->get();
+        const std::filesystem::path given(text);
+        const std::string ref = given.is_absolute() ? text : (std::filesystem::path(file_).parent_path() / given).string();
+        try {
+            return probe_(ref);
+        } catch (const std::runtime_error& e) {
+            error(*n, key, e.what());
+        }
+    }
+
     void expand(const toml::table& t, bool sweep, std::vector<Job>& out) const {
         std::vector<std::vector<Setter>> dims;
         const int64_t line = line_of(t);
         std::string source = fmt::format("{}:{}", file_, line);
         if (const toml::node* n = lookup(t, "name")) source += " (" + string_value(*n, "name") + ")";
+        FileFacts files;
+        files.a = file_operand(t, "a");
+        files.b = file_operand(t, "b");
+        files.c = file_operand(t, "c");
+        // The size a tensor gives when the entry does not (A: m x k, B: n x k).
+        const auto size_from_file = [&](const std::string& dim) -> std::optional<int64_t> {
+            if (dim == "m" && files.a) return files.a->rows;
+            if (dim == "n" && files.b) return files.b->rows;
+            if (dim == "k" && (files.a || files.b)) return files.a ? files.a->cols : files.b->cols;
+            return std::nullopt;
+        };
 
         // Sizes: an integer, a list of integers, or (sweeps) a range/list string.
         for (const char* dim : {"m", "n", "k"}) {
             const toml::node* n = lookup(t, dim);
+            if (!n && size_from_file(dim)) {
+                dims.push_back({[dim = std::string(dim), s = *size_from_file(dim)](Draft& x) {
+                    (dim == "m" ? x.job.problem.m : dim == "n" ? x.job.problem.n : x.job.problem.k) = s;
+                }});
+                continue;
+            }
             if (!n) error(t, dim, "missing");
             std::vector<int64_t> sizes;
             for (const toml::node* v : values(*n, dim, sweep)) {
@@ -173,6 +206,16 @@ private:
             }
             dims.push_back(std::move(d));
         };
+        // The types a tensor holds when no dtype is given; dtype, a_type and b_type override them.
+        if ((files.a || files.b) && !lookup(t, "dtype")) {
+            const DType natural = files.natural_type();
+            if (natural == DType::None && !(lookup(t, "a_type") && lookup(t, "b_type"))) {
+                const char* key = files.a ? "a" : "b";
+                const TensorFacts& f = files.a ? *files.a : *files.b;
+                error(*lookup(t, key), key, fmt::format("{} holds {}, which does not say its type: give dtype", f.ref, f.stored));
+            }
+            if (natural != DType::None) dims.push_back({[natural](Draft& x) { x.job.problem.a = x.job.problem.b = natural; }});
+        }
         // dtype first: a_type / b_type refine it.
         type_dim("dtype", [](Draft& x, DType t) { x.job.problem.a = x.job.problem.b = t; });
         type_dim("a_type", [](Draft& x, DType t) { x.job.problem.a = t; });
@@ -272,6 +315,13 @@ private:
                 error(at ? *at : static_cast<const toml::node&>(t), key,
                       sweep ? fmt::format("{} (problem {})", bad->message, p.label()) : bad->message);
             }
+            if (const auto bad = check_operand_files(p, files)) {
+                // A key the entry gave is blamed there; one it did not give came from a tensor,
+                // and the operand whose tensor disagrees is at fault.
+                const std::string& key = lookup(t, bad->key) ? bad->key : bad->operand;
+                error(*lookup(t, key), key, bad->message);
+            }
+            x.job.files = files.files();
             out.push_back(std::move(x.job));
             for (size_t d = dims.size(); d-- > 0;) {
                 if (++idx[d] < dims[d].size()) break;
@@ -281,21 +331,22 @@ private:
     }
 
     std::string file_;
+    TensorProbe probe_;
     const toml::table* defaults_ = nullptr;
 };
 
 }  // namespace
 
-std::vector<Job> parse_workload(std::string_view text, const std::string& file_name) {
-    return Parser(file_name).parse(text);
+std::vector<Job> parse_workload(std::string_view text, const std::string& file_name, const TensorProbe& probe) {
+    return Parser(file_name, probe).parse(text);
 }
 
-std::vector<Job> load_workload(const std::filesystem::path& file) {
+std::vector<Job> load_workload(const std::filesystem::path& file, const TensorProbe& probe) {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw WorkloadError(file.string(), 0, "", "cannot open the file");
     std::stringstream ss;
     ss << in.rdbuf();
-    return parse_workload(ss.str(), file.string());
+    return parse_workload(ss.str(), file.string(), probe);
 }
 
 }  // namespace spmma

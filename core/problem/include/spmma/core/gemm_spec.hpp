@@ -3,6 +3,7 @@
 #pragma once
 
 #include <spmma/core/job.hpp>
+#include <spmma/core/operand_files.hpp>
 
 #include <string>
 #include <vector>
@@ -19,9 +20,12 @@ struct GemmSpec {
     uint64_t seed = 42;
     int scale_block = 0;             // 0: the type's default (64 for ue8m0, 32 for ue4m3)
     int warmup = 5, iterations = 20;
+    std::string a_file, b_file, c_file; // --a, --b, --c: operands from files (operand_files.hpp)
 };
 
 // Throws std::invalid_argument naming the option at fault ("--k: k must be a multiple of 4 ...").
-std::vector<Job> jobs_from_spec(const GemmSpec& spec);
+// With --a, its tensor gives m and k and (without --dtype) the types; with --b, n. `probe`
+// reads what the problem needs of each file; without one, a file operand is refused.
+std::vector<Job> jobs_from_spec(const GemmSpec& spec, const TensorProbe& probe = {});
 
 }  // namespace spmma
