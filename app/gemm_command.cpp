@@ -3,6 +3,7 @@
 #include "run_options.hpp"
 
 #include <spmma/core/gemm_spec.hpp>
+#include <spmma/weights/file_operands.hpp>
 
 #include <fmt/format.h>
 
@@ -16,9 +17,14 @@ public:
     explicit GemmCommand(CLI::App& app) {
         cmd_ = app.add_subcommand("gemm", "Run one-off problems given on the command line");
         auto& g = spec_;
-        cmd_->add_option("--m", g.m, "Rows of A and D: 4096, 1000,2000, 1024:8192:1024 or 256:8192:*2")->required();
-        cmd_->add_option("--n", g.n, "Columns of B and D (list or range)")->required();
-        cmd_->add_option("--k", g.k, "Inner dimension (list or range)")->required();
+        cmd_->add_option("--m", g.m, "Rows of A and D: 4096, 1000,2000, 1024:8192:1024 or 256:8192:*2 (default: --a's out features)");
+        cmd_->add_option("--n", g.n, "Columns of B and D (list or range; default: --b's rows)");
+        cmd_->add_option("--k", g.k, "Inner dimension (list or range; default: --a's in features)");
+        cmd_->add_option("--a", g.a_file,
+                         "A from a weight file: FILE.safetensors:TENSOR, FOLDER:TENSOR (shards) or FILE.npy; out x in = m x k, "
+                         "pruned to the pattern unless already in it, its type unless --dtype says otherwise");
+        cmd_->add_option("--b", g.b_file, "B from a file: an n x k tensor (tokens x features), as --a names one");
+        cmd_->add_option("--c", g.c_file, "C from a file: an m x n tensor, as --a names one (read when --beta is not 0)");
         cmd_->add_option("--dtype", g.dtypes, "A and B type, a list runs each: f16,bf16,tf32,e4m3,e5m2,e3m2,e2m3,e2m1,s8,u8,s4,u4")
             ->delimiter(',');
         cmd_->add_option("--a-type", g.a_type, "A type (overrides --dtype for A)");
@@ -47,7 +53,7 @@ public:
         if (!options_.verify.empty()) spec.verify = options_.verify;
         std::vector<Job> jobs;
         try {
-            jobs = jobs_from_spec(spec);
+            jobs = jobs_from_spec(spec, weights::probe_tensor);
         } catch (const std::invalid_argument& e) {
             fmt::print(stderr, "spmma gemm: {}\n", e.what());
             return kExitUsage;
