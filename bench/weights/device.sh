@@ -25,7 +25,9 @@ SEED=${SEED:-42}
 FLUSH=${FLUSH:---flush-l2}
 
 note "weights $(date -u +%FT%TZ): SIZES=$SIZES N=$N TYPES=$TYPES PLUGINS=$PLUGINS STD=$STD MIN_TIME=$MIN_TIME"
-nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt" || true
+if command -v nvidia-smi > /dev/null; then
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader 2>&1 | tee -a "$OUT/summary.txt"
+fi
 [ "$PLUGINS" = cpu ] && FLUSH=""
 
 for s in $SIZES; do

@@ -31,7 +31,8 @@ def cell(r):
     if r.get("status") != "verified":
         return [r.get("status", "?"), "", ""]
     mhz, watts = median(r, "sm_mhz"), median(r, "power_w")
-    return [f"{r['timing']['tflops']:.1f}", f"{mhz:.0f}" if mhz else "-", f"{watts:.0f}" if watts else "-"]
+    tflops = r["timing"]["tflops"]
+    return [f"{tflops:.1f}" if tflops >= 10 else f"{tflops:.3g}", f"{mhz:.0f}" if mhz else "-", f"{watts:.0f}" if watts else "-"]
 
 
 def main():

@@ -86,7 +86,7 @@ TEST_CASE("the workload of every linear layer is one sweep each at the token cou
     const std::string toml = workload_toml(s, {1, 16, 128}, path.parent_path());
     INFO(toml);
     REQUIRE(toml.find("\"model.layers.0.attn.k_proj.weight\": no spmma operand type reads F64") != std::string::npos);
-    REQUIRE(toml.find("a = \"" + path.filename().string() + ":model.layers.0.mlp.up_proj.weight\"") != std::string::npos);
+    REQUIRE(toml.find("a = '" + path.filename().string() + ":model.layers.0.mlp.up_proj.weight'") != std::string::npos);
     const auto jobs = parse_workload(toml, (path.parent_path() / "inspect.toml").string(), probe_tensor);
     REQUIRE(jobs.size() == 3 * 3);  // up_proj, o_proj (tf32), down_proj at three token counts; not the embedding
     REQUIRE(jobs[0].problem.m == 2);
