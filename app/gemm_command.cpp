@@ -4,6 +4,7 @@
 
 #include <spmma/core/gemm_spec.hpp>
 #include <spmma/core/problem_keys.hpp>
+#include <spmma/weights/file_operands.hpp>
 
 #include <fmt/format.h>
 
@@ -33,11 +34,17 @@ public:
             // CLI11's delimiter drops); sizes take lists and ranges in one text.
             CLI::Option* o = std::string(key.name) == "dtype" ? cmd_->add_option(key.flag, dtypes_, key.help)
                                                               : cmd_->add_option(key.flag, texts_[key.name], key.help);
-            if (key.kind == KeyKind::Size) o->required();
             if (key.kind == KeyKind::Number || key.kind == KeyKind::Integer) o->type_name(key.kind == KeyKind::Number ? "FLOAT" : "INT");
             const bool shows_default = !key.typed_default && (key.kind == KeyKind::Choice || key.kind == KeyKind::Integer || key.kind == KeyKind::Number);
             if (const auto value = shows_default ? key.get(shown) : std::nullopt) o->default_str(key_text(*value));
         }
+        // Operands from files: not keys (their tensors give the sizes and types left out), so
+        // neither a workload's sweep nor the table declares them.
+        cmd_->add_option("--a", a_file_,
+                         "A from a weight file: FILE.safetensors:TENSOR, FOLDER:TENSOR (shards) or FILE.npy; out x in = m x k, "
+                         "pruned to the pattern unless already in it, its type unless --dtype says otherwise");
+        cmd_->add_option("--b", b_file_, "B from a file: an n x k tensor (tokens x features), as --a names one");
+        cmd_->add_option("--c", c_file_, "C from a file: an m x n tensor, as --a names one (read when --beta is not 0)");
         options_.add_to(cmd_);
     }
     CLI::App* subcommand() const override { return cmd_; }
@@ -63,9 +70,12 @@ public:
         if (options_.warmup) spec.given["warmup"] = {std::to_string(*options_.warmup)};
         if (options_.iterations) spec.given["iterations"] = {std::to_string(*options_.iterations)};
         if (!options_.verify.empty()) spec.given["verify"] = {options_.verify};
+        spec.a_file = a_file_;
+        spec.b_file = b_file_;
+        spec.c_file = c_file_;
         std::vector<Job> jobs;
         try {
-            jobs = jobs_from_spec(spec);
+            jobs = jobs_from_spec(spec, weights::probe_tensor);
         } catch (const std::invalid_argument& e) {
             fmt::print(stderr, "spmma gemm: {}\n", e.what());
             return kExitUsage;
@@ -78,6 +88,7 @@ private:
     std::map<std::string, std::string> texts_;  // by key name
     std::vector<std::string> dtypes_;
     std::map<std::string, bool> flags_;
+    std::string a_file_, b_file_, c_file_;
     RunOptions options_;
 };
 
