@@ -170,6 +170,7 @@ ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands
     try {
         enter("create");
         const auto t0 = Clock::now();
+        if (auto why = abi_refusal(p, req.problem)) throw PluginCallError(SPMMA_UNSUPPORTED, "create: " + *why);
         p.check(p.api().create(req.device, &req.problem, req.kernel.empty() ? nullptr : req.kernel.c_str(), &h), "create");
         r.phases.create = ms_since(t0);
         run_handle(p, h, req, ops, base, r, enter);
@@ -197,7 +198,9 @@ ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands
 nlohmann::json problem_to_json(const spmma_problem& p) {
     return {{"m", p.m},           {"n", p.n},           {"k", p.k},           {"a_type", p.a_type},         {"b_type", p.b_type},
             {"c_type", p.c_type}, {"d_type", p.d_type}, {"acc_type", p.acc_type}, {"pattern", p.pattern}, {"saturate", p.saturate},
-            {"scale_type", p.scale_type}, {"scale_block", p.scale_block}, {"alpha", p.alpha}, {"beta", p.beta}};
+            {"scale_type", p.scale_type}, {"scale_block", p.scale_block}, {"alpha", p.alpha}, {"beta", p.beta},
+            {"row_scale", p.row_scale}, {"col_scale", p.col_scale}, {"bias", p.bias}, {"bias_type", p.bias_type},
+            {"activation", p.activation}};
 }
 
 spmma_problem problem_from_json(const nlohmann::json& j) {
@@ -217,6 +220,11 @@ spmma_problem problem_from_json(const nlohmann::json& j) {
     p.scale_block = j.at("scale_block");
     p.alpha = j.at("alpha");
     p.beta = j.at("beta");
+    p.row_scale = j.at("row_scale");
+    p.col_scale = j.at("col_scale");
+    p.bias = j.at("bias");
+    p.bias_type = j.at("bias_type");
+    p.activation = j.at("activation");
     return p;
 }
 
