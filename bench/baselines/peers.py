@@ -3,25 +3,44 @@ the PyTorch installed there, on the same shapes and types as spmma's standard sh
 peer columns of bench/RESULTS.md (peers.json under bench/results/) come from it.
 
     python3 bench/baselines/peers.py [--shapes 8192x8192x8192,...] [--dtypes f16,bf16,e4m3,s8]
+    python3 bench/baselines/peers.py --decode [--dtypes f16,e4m3]   # configs/decode-shapes.toml, L2 flushed
 
-Prints one row per shape and type (dense-equivalent TFLOP/s = 2*m*n*k / time) and writes
-peers.json under $OUT (or the current folder).  Sparse operand: A (m x k, 2:4 along k).
-cuSPARSELt needs B column-major for e4m3 and s8; its algorithm is chosen by its own search."""
-import argparse, json, os
+Prints one row per shape and type (dense-equivalent TFLOP/s = 2*m*n*k / time, and the median time)
+and writes peers.json under $OUT (or the current folder).  Sparse operand: A (m x k, 2:4 along k).
+cuSPARSELt needs B column-major for e4m3 and s8; its algorithm is chosen by its own search.
+--flush-l2 (implied by --decode) reads a buffer twice L2's size before each timed launch, as
+spmma's --flush-l2 does, so a weight that would fit in L2 is streamed from DRAM as in a model."""
+import argparse, json, os, re
 import torch
 
 STANDARD = "4096x4096x4096,8192x8192x8192,16384x16384x16384,11008x4096x4096,28672x4096x8192,8192x2048x28672"
 
-def median_ms(fn, reps=20):
+DECODE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs", "decode-shapes.toml")
+
+def decode_shapes(path=DECODE):
+    """m x n x k of every layer (m, k of each [[sweep]]) times every n of the file's defaults."""
+    text = open(path).read()
+    ns = [int(v) for v in re.search(r"^n\s*=\s*\[([^\]]*)\]", text, re.M).group(1).split(",")]
+    layers = re.findall(r"^m\s*=\s*(\d+)\s*\nk\s*=\s*(\d+)", text, re.M)
+    return ",".join(f"{m}x{n}x{k}" for m, k in layers for n in ns)
+
+def l2_flusher(dev):
+    """A read of twice L2's bytes: evicts what the last launch left in L2 without leaving dirty lines."""
+    buf = torch.ones(2 * torch.cuda.get_device_properties(dev).L2_cache_size // 4, device=dev)
+    return lambda: buf.sum()
+
+def median_ms(fn, reps=20, flush=None, min_time_s=0.0):
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
     times = []
-    for _ in range(reps):
+    while len(times) < reps or sum(times) < 1e3 * min_time_s:
+        if flush:
+            flush()
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record(); fn(); e.record(); torch.cuda.synchronize()
         times.append(s.elapsed_time(e))
-    return sorted(times)[reps // 2]
+    return sorted(times)[len(times) // 2]
 
 def prune_2_4(a):
     m, k = a.shape
@@ -59,10 +78,16 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--shapes", default=STANDARD)
     p.add_argument("--dtypes", default="f16,bf16,e4m3,s8")
+    p.add_argument("--decode", action="store_true", help="the shapes of configs/decode-shapes.toml, L2 flushed")
+    p.add_argument("--flush-l2", action="store_true", help="read 2x L2 before each timed launch")
+    p.add_argument("--min-time", type=float, default=0.0, help="at least this many seconds of timed launches")
     args = p.parse_args()
+    if args.decode:
+        args.shapes, args.flush_l2 = decode_shapes(), True
     dev = torch.device("cuda")
+    flush = l2_flusher(dev) if args.flush_l2 else None
     info = {"device": torch.cuda.get_device_name(), "torch": torch.__version__,
-            "cusparselt": torch.backends.cusparselt.version()}
+            "cusparselt": torch.backends.cusparselt.version(), "flush_l2": args.flush_l2, "min_time_s": args.min_time}
     print(info)
     rows = []
     for shape in args.shapes.split(","):
@@ -72,12 +97,14 @@ def main():
             row = {"m": m, "n": n, "k": k, "dtype": dt}
             for name, make in (("dense", dense), ("cusparselt", sparse)):
                 try:
-                    row[name] = 2.0 * m * n * k / (median_ms(make(dt, a, b, out)) * 1e-3) / 1e12
+                    ms = median_ms(make(dt, a, b, out), flush=flush, min_time_s=args.min_time)
+                    row[name] = 2.0 * m * n * k / (ms * 1e-3) / 1e12
+                    row[name + "_us"] = 1e3 * ms
                 except Exception as e:  # report, keep going
                     row[name + "_error"] = repr(e)[:200]
             rows.append(row)
-            print(f"{m}x{n}x{k:<8} {dt:5} dense {row.get('dense', float('nan')):7.0f}  "
-                  f"cusparselt {row.get('cusparselt', float('nan')):7.0f}  TFLOP/s", flush=True)
+            print(f"{m}x{n}x{k:<8} {dt:5} dense {row.get('dense', float('nan')):7.1f}  "
+                  f"cusparselt {row.get('cusparselt', float('nan')):7.1f}  TFLOP/s", flush=True)
             del a, b
             torch.cuda.empty_cache()
     with open(os.path.join(os.environ.get("OUT", "."), "peers.json"), "w") as f:

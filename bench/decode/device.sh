@@ -11,7 +11,10 @@
 #            SHAPES x N x KTYPES under A, then under B, then A and B again (ab_*.jsonl; each
 #            record's command carries the knob);
 #   flush    the L2 flush read against written (SPMMA_L2_FLUSH), every plugin, SHAPES x N x KTYPES;
-#   set      configs/decode-shapes.toml on sm90a, cusparselt and cublas, L2 flushed;
+#   set      configs/decode-shapes.toml on sm90a, cusparselt and cublas, L2 flushed (SET_TYPES,
+#            default every type of the file, narrows it: e.g. SET_TYPES=f16,e4m3);
+#   peers    PyTorch's dense cuBLAS and cuSPARSELt on the same layers (bench/baselines/peers.py
+#            --decode, L2 flushed, types PEER_TYPES, default f16,e4m3) into peers.json;
 # then the tables (bench/decode/table.py $OUT, and bench/decode/ab_table.py for ab and flush),
 # and every record and log in $OUT/records.tgz.
 set -u
@@ -98,11 +101,24 @@ fi
 if [[ " $STAGES " == *" set "* ]]; then
     l=$(left)
     echo "+ spmma run configs/decode-shapes.toml" >> "$OUT/set.log"
-    timeout "$l" "$SPMMA" run configs/decode-shapes.toml --plugin sm90a,cusparselt,cublas --flush-l2 --min-time "$MIN_TIME" \
-        --no-progress --json "$OUT/set.jsonl" >> "$OUT/set.log" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL: decode set"; }
+    workload=configs/decode-shapes.toml
+    if [ -n "${SET_TYPES:-}" ]; then  # the same file with its types narrowed
+        workload=$OUT/decode-shapes.toml
+        sed "s/^dtype = .*/dtype = [\"${SET_TYPES//,/\", \"}\"]/" configs/decode-shapes.toml > "$workload"
+    fi
+    timeout "$l" "$SPMMA" run "$workload" --plugin sm90a,cusparselt,cublas --flush-l2 --min-time "$MIN_TIME" \
+        --no-progress --json "$OUT/set.jsonl" >> "$OUT/set.log" 2>&1 ||
+        { FAILS=$((FAILS + 1)); note "FAIL: decode set"; }
+    note "decode set done"
+fi
+
+if [[ " $STAGES " == *" peers "* ]]; then
+    (cd "$OUT" && timeout "$(left)" python3 "$OLDPWD/bench/baselines/peers.py" --decode --dtypes "${PEER_TYPES:-f16,e4m3}" \
+        --min-time "$MIN_TIME") > "$OUT/peers.log" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL: peers"; }
+    note "peers done"
 fi
 
 note "done, $FAILS failed steps"
 python3 bench/decode/table.py "$OUT" | tee "$OUT/table.txt"
 if [[ " $STAGES " == *" ab "* || " $STAGES " == *" flush "* ]]; then python3 bench/decode/ab_table.py "$OUT" | tee "$OUT/ab.txt"; fi
-(cd "$OUT" && tar czf records.tgz --exclude records.tgz ./*.jsonl ./*.log ./*.txt 2>/dev/null && rm -f ./*.jsonl ./*.log)
+(cd "$OUT" && tar czf records.tgz --exclude records.tgz ./*.jsonl ./*.json ./*.log ./*.txt 2>/dev/null && rm -f ./*.jsonl ./*.json ./*.log)

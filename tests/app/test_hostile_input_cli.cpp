@@ -73,7 +73,7 @@ TEST_CASE("compare --threshold nan and --confidence nan exit 2 naming the flag",
     }
 }
 
-TEST_CASE("--emulate sm99, --device 99 and --kernel '' exit 2 naming the flag, not 3", "[cli][input]") {
+TEST_CASE("an unknown --emulate family, --device 99 and an empty --kernel exit 2 naming the flag, not 3", "[cli][input]") {
     const auto e = spmma_cli("gemm --m 16 --n 16 --k 16 --emulate sm99 --no-progress");
     INFO(e.out);
     CHECK(e.code == 2);

@@ -55,7 +55,7 @@ CliResult run_with_file_limit(const std::string& args, rlim_t bytes) {
 
 }  // namespace
 
-TEST_CASE("--json /dev/full exits 1 naming the file and that no record reached it", "[cli][outputs]") {
+TEST_CASE("a --json file on a full disk exits 1 naming the file and that no record reached it", "[cli][outputs]") {
     const auto r = spmma_cli("gemm --m 16 --n 16 --k 16 --json /dev/full" + kCpu);
     INFO(r.out);
     CHECK(r.code == 1);
@@ -63,7 +63,7 @@ TEST_CASE("--json /dev/full exits 1 naming the file and that no record reached i
                           Catch::Contains("plugin runs were not made"));
 }
 
-TEST_CASE("--csv /dev/full and merge -o /dev/full exit 1 naming the file", "[cli][outputs]") {
+TEST_CASE("a --csv file or merge output on a full disk is refused (2) or fails (1) naming the file", "[cli][outputs]") {
     const auto c = spmma_cli("gemm --m 16 --n 16 --k 16 --csv /dev/full" + kCpu);
     INFO(c.out);
     CHECK(c.code == 2);  // the header cannot be written: refused before the run
@@ -76,7 +76,7 @@ TEST_CASE("--csv /dev/full and merge -o /dev/full exit 1 naming the file", "[cli
     CHECK_THAT(m.out, Catch::Contains("cannot write /dev/full: No space left on device"));
 }
 
-TEST_CASE("a file-size limit mid-sweep stops the run with exit 1; the file ends on its last whole record", "[cli][outputs]") {
+TEST_CASE("a file-size limit mid-sweep stops the run with exit 1 and the file ends on its last whole record", "[cli][outputs]") {
     // A --resume file 300 kB long (records of another seed) under a limit 6 kB above it: the
     // limit is above the operand arenas, and the sweep's third or so record no longer fits.
     const std::string json = temp_path("limited.jsonl");

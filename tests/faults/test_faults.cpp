@@ -30,7 +30,7 @@ Run run_with(const std::string& dir, const std::string& plugin, const std::strin
     const std::string json = temp_path("faults-" + plugin + ".jsonl");
     Run r;
     r.cli = spmma_cli("gemm --m 37,45 --n 29 --k 64 --dtype f16 --verify full --warmup 1 --iterations 2 --no-progress --plugin-dir " + dir +
-                      " --plugin cpu," + plugin + " --json " + json + " " + extra);
+                      " --plugin cpu," + plugin + " --json " + json + " --force " + extra);
     std::istringstream lines(read_file(json));
     std::string line;
     while (std::getline(lines, line)) {

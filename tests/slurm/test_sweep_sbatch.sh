@@ -102,6 +102,7 @@ python3 "$here/same_records.py" "$tmp/whole.jsonl" "$out/merged.jsonl" || fail "
 
 # 2. Task 0 requeued with 2 of its 6 records and a torn third.
 [ "$(wc -l <"$out/shard-0.jsonl")" -eq 6 ] || fail "shard-0.jsonl: not the 6 records of jobs 0, 4, ..., 20"
+head -n 2 "$out/shard-0.jsonl" | md5sum >"$tmp/kept.md5"
 { head -n 2 "$out/shard-0.jsonl"; sed -n 3p "$out/shard-0.jsonl" | head -c 200; } >"$tmp/cut.jsonl"
 mv "$tmp/cut.jsonl" "$out/shard-0.jsonl"
 scontrol requeue "${array}_0" || fail "scontrol requeue ${array}_0 failed"
@@ -116,7 +117,12 @@ task0=$out/slurm-${array}_0.out
 grep -q "shard 0/4 .*(start 2)" "$task0" || fail "the requeued task did not start again on shard 0/4"
 grep -q "2 records in .* are kept" "$task0" || fail "the requeued task did not keep the 2 whole records"
 grep -q "the last record was cut short" "$task0" || fail "the requeued task did not drop the torn record"
-[ "$(grep -c '^4 verified, 0 failed' "$task0")" -eq 1 ] || fail "the requeued task did not run exactly the 4 missing runs"
+# The kept records count as if made now: both starts of task 0 (its output file holds both) sum up
+# its whole shard, and its file holds the 2 kept records unchanged followed by the 4 runs made
+# again (no record twice: same_records.py).
+[ "$(grep -c '^6 verified, 0 failed' "$task0")" -eq 2 ] || fail "a start of task 0 did not sum up its whole shard (6 verified)"
+[ "$(wc -l <"$out/shard-0.jsonl")" -eq 6 ] || fail "the requeued task did not make exactly the 4 missing runs"
+[ "$(head -n 2 "$out/shard-0.jsonl" | md5sum)" = "$(cat "$tmp/kept.md5")" ] || fail "the requeued task changed its 2 kept records"
 python3 "$here/same_records.py" "$tmp/whole.jsonl" "$out/merged.jsonl" || fail "after the requeue, merged.jsonl differs from the unsharded run"
 
 # 3. The whole sweep submitted again into the same folder.
@@ -125,5 +131,5 @@ cp "$out/merged.jsonl" "$tmp/merged.second"
 sweep
 cat "$out"/shard-*.jsonl | md5sum | cmp -s - "$tmp/shards.before" || fail "the resubmitted sweep changed the shard files (ran again)"
 cmp -s "$out/merged.jsonl" "$tmp/merged.second" || fail "the resubmitted sweep merged other records"
-[ "$(grep -l "are kept; their runs are skipped" "$out"/slurm-"${array}"_*.out | wc -l)" -eq 4 ] || fail "not every task said it resumed"
+[ "$(grep -l "are kept (counted and reported as if made now); their runs are skipped" "$out"/slurm-"${array}"_*.out | wc -l)" -eq 4 ] || fail "not every task said it resumed"
 echo "PASSED: 4 shards under Slurm merged equal one run; a requeued task ran only its missing runs; a resubmission ran nothing again"

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <string>
 
 using namespace spmma;
 
@@ -31,7 +32,7 @@ TEST_CASE("bad plugins are listed with their reason and good ones still load", "
     const Plugin* major = by_file(ps, "spmma-wrong-major.so");
     REQUIRE(major);
     CHECK(major->state == PluginState::AbiMismatch);
-    CHECK_THAT(major->error, Catch::Contains("speaks ABI 2.0, this spmma speaks 1.2"));
+    CHECK_THAT(major->error, Catch::Contains("speaks ABI 2.0, this spmma speaks " + std::to_string(SPMMA_ABI_MAJOR) + "." + std::to_string(SPMMA_ABI_MINOR)));
     const Plugin* no_entry = by_file(ps, "spmma-no-entry.so");
     REQUIRE(no_entry);
     CHECK(no_entry->state == PluginState::NoEntry);

@@ -117,13 +117,19 @@ TEST_CASE("records of one key in one file are pooled: their iterations together,
     CHECK(worst.exit_code() == 1);
 }
 
-TEST_CASE("a timing verdict needs times on both sides", "[compare]") {
+TEST_CASE("a new record without iteration times fails, an old one without them gives no verdict", "[compare]") {
     auto median_only = record_json("verified", {});
     median_only["timing"] = {{"median_ms", 1.0}};
-    const auto r = cmp({record_json("verified", tight_times(1.0))}, {median_only});
-    CHECK(r.rows[0].timing == TimingVerdict::TooNoisy);
-    CHECK_THAT(r.rows[0].detail, Catch::Contains("no iteration times in the new record"));
-    CHECK(r.exit_code() == 0);
+    const auto lost = cmp({record_json("verified", tight_times(1.0))}, {median_only});
+    CHECK(lost.rows[0].fails);
+    CHECK(lost.rows[0].verdict == "FAILING");
+    CHECK_THAT(lost.rows[0].detail, Catch::Contains("no iteration times in the new record"));
+    CHECK(lost.exit_code() == 1);
+    const auto unknown = cmp({median_only}, {record_json("verified", tight_times(1.0))});
+    CHECK_FALSE(unknown.rows[0].fails);
+    CHECK(unknown.rows[0].timing == TimingVerdict::NotCompared);
+    CHECK_THAT(unknown.rows[0].detail, Catch::Contains("no iteration times in the old record"));
+    CHECK(unknown.exit_code() == 0);
 }
 
 TEST_CASE("the outputs state the method and list every row", "[compare]") {
