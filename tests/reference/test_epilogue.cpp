@@ -66,7 +66,7 @@ struct HandProblem {
 
 }  // namespace
 
-TEST_CASE("the epilogue is alpha*rs[i]*cs[j]*acc + beta*C + bias, then the activation, as worked out by hand", "[epilogue]") {
+TEST_CASE("the epilogue is alpha times the row and column scales times acc, plus beta C, plus the bias, then the activation, as worked out by hand", "[epilogue]") {
     HandProblem h;
     // x00 = 0.5*2*1*3 + 0.25*4 + 1 = 5;    x01 = 0.5*2*(-3)*2 + 0.25*8 - 2 = -6
     // x10 = 0.5*0.5*1*2 - 0.25*4 + 1 = 0.5; x11 = 0.5*0.5*(-3)*3 + 0 - 2 = -4.25
@@ -176,7 +176,7 @@ struct RandomEpilogue {
 
 }  // namespace
 
-TEST_CASE("an f32 epilogue verifies within the epilogue's tolerance; a missing row scale or bias does not", "[epilogue]") {
+TEST_CASE("an f32 epilogue verifies within the epilogue's tolerance, a missing row scale or bias does not", "[epilogue]") {
     for (DType a : {DType::F16, DType::E4M3})
         for (DType d : {DType::F16, DType::BF16, DType::F32})
             for (int32_t act : {SPMMA_ACTIVATION_NONE, SPMMA_ACTIVATION_RELU, SPMMA_ACTIVATION_GELU_TANH, SPMMA_ACTIVATION_SILU}) {

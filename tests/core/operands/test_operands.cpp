@@ -139,7 +139,7 @@ TEST_CASE("the fused A generation equals drawing dense A, pruning it and compres
     }
 }
 
-TEST_CASE("the epilogue's vectors are drawn from the seed (scales in [1/4, 4]) or take the given value, sized m or n", "[operands][epilogue]") {
+TEST_CASE("the epilogue's vectors are drawn from the seed (scales from 1/4 to 4) or take the given value, sized m or n", "[operands][epilogue]") {
     Problem p = small(DType::F16);
     p.row_scale = {EpilogueVector::Source::Drawn, 0};
     p.col_scale = {EpilogueVector::Source::Given, 0.5};
