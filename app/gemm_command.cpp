@@ -37,6 +37,16 @@ public:
             ->capture_default_str();
         cmd_->add_option("--scale-min", g.scale_min, "Smallest random block scale")->capture_default_str();
         cmd_->add_option("--scale-max", g.scale_max, "Largest random block scale")->capture_default_str();
+        cmd_->add_option("--row-scale", g.epilogue.row_scale,
+                         "Epilogue: an f32 scale per row of D, 'random' (drawn from the seed, in [1/4, 4]) or one value for every row");
+        cmd_->add_option("--col-scale", g.epilogue.col_scale, "Epilogue: an f32 scale per column of D, 'random' or one value");
+        cmd_->add_option("--bias", g.epilogue.bias,
+                         "Epilogue: a bias per row or column, AXIS[,TYPE][,VALUE]: row or col, f32 or D's type (the default), one value "
+                         "(drawn from the seed when absent)");
+        cmd_->add_option("--activation", g.epilogue.activation, "Epilogue: none, relu, gelu-tanh or silu, applied last");
+        cmd_->add_option("--op", g.op,
+                         "A named op presetting types and epilogue (the options above refine it): scaled-mm = e4m3 x e4m3 -> bf16 with "
+                         "random row and column scales and a bf16 bias per row");
         options_.add_to(cmd_);
     }
     CLI::App* subcommand() const override { return cmd_; }

@@ -13,6 +13,7 @@ namespace {
 std::string option_for(const std::string& key, const GemmSpec& s) {
     if ((key == "a_type" && s.a_type.empty()) || (key == "b_type" && s.b_type.empty())) return "--dtype";
     if (key == "satfinite") return "--satfinite";
+    if (key == "bias_type") return "--bias";
     std::string o = "--" + key;
     for (char& c : o)
         if (c == '_') c = '-';
@@ -33,9 +34,31 @@ std::vector<int64_t> sizes_or_throw(const std::string& s, const char* option) {
     }
 }
 
+
+// The spec with a named op's types and epilogue filled in where the options left them empty.
+GemmSpec with_op(GemmSpec s) {
+    if (s.op.empty()) return s;
+    const OpPreset* op = find_op_preset(s.op);
+    if (!op) {
+        std::string names;
+        for (const auto& o : op_presets()) names += (names.empty() ? "" : ", ") + std::string(o.name);
+        throw std::invalid_argument(fmt::format("--op: unknown op '{}' (known: {})", s.op, names));
+    }
+    if (s.dtypes.empty() && s.a_type.empty()) s.a_type = op->a_type;
+    if (s.dtypes.empty() && s.b_type.empty()) s.b_type = op->b_type;
+    if (s.out.empty()) s.out = op->out;
+    EpilogueSpec& e = s.epilogue;
+    if (e.row_scale.empty()) e.row_scale = op->epilogue.row_scale;
+    if (e.col_scale.empty()) e.col_scale = op->epilogue.col_scale;
+    if (e.bias.empty()) e.bias = op->epilogue.bias;
+    if (e.activation.empty()) e.activation = op->epilogue.activation;
+    return s;
+}
+
 }  // namespace
 
-std::vector<Job> jobs_from_spec(const GemmSpec& s) {
+std::vector<Job> jobs_from_spec(const GemmSpec& given) {
+    const GemmSpec s = with_op(given);
     const auto ms = sizes_or_throw(s.m, "--m");
     const auto ns = sizes_or_throw(s.n, "--n");
     const auto ks = sizes_or_throw(s.k, "--k");
@@ -74,6 +97,7 @@ std::vector<Job> jobs_from_spec(const GemmSpec& s) {
         if (!pat) throw std::invalid_argument(fmt::format("--pattern: unknown pattern '{}' (2:4, 1:2, 4:8)", s.pattern));
         p.pattern = *pat;
     }
+    if (const auto bad = apply_epilogue_spec(s.epilogue, p)) throw std::invalid_argument(fmt::format("{}: {}", option_for(bad->key, s), bad->message));
 
     std::vector<Job> jobs;
     for (const auto& dt : dtypes)

@@ -1,5 +1,6 @@
 #include <spmma/core/workload.hpp>
 
+#include <spmma/core/epilogue_spec.hpp>
 #include <spmma/core/sizes.hpp>
 
 #include <fmt/format.h>
@@ -20,7 +21,8 @@ WorkloadError::WorkloadError(std::string f, int64_t l, std::string k, const std:
 const std::vector<std::string>& workload_keys() {
     static const std::vector<std::string> keys = {
         "name", "m", "n", "k", "dtype", "a_type", "b_type", "acc", "out", "pattern", "satfinite", "alpha", "beta",
-        "scale_type", "scale_block", "scale_gen", "scale_min", "scale_max", "dist", "seed", "warmup", "iterations", "verify", "plugins", "kernels"};
+        "scale_type", "scale_block", "scale_gen", "scale_min", "scale_max", "row_scale", "col_scale", "bias", "activation", "dist", "seed",
+        "warmup", "iterations", "verify", "plugins", "kernels"};
     return keys;
 }
 
@@ -209,6 +211,28 @@ private:
             return [m](Draft& x) { x.job.verify = m; };
         });
 
+        // The epilogue: each key a string as --row-scale etc. take it (a scale may be a number too),
+        // read by the one parser of core/problem/epilogue_spec.hpp.
+        for (const char* key : {"row_scale", "col_scale", "bias", "activation"}) {
+            const toml::node* n = lookup(t, key);
+            if (!n) continue;
+            std::vector<Setter> d;
+            for (const toml::node* v : values(*n, key, sweep)) {
+                const bool scale = std::string(key) != "bias" && std::string(key) != "activation";
+                std::string text;
+                if (scale && (v->is_integer() || v->is_floating_point())) text = fmt::format("{}", v->value<double>().value_or(0));
+                else if (v->is_string()) text = v->as_string()->get();
+                else error(*v, key, fmt::format("must be {}, not {}", scale ? "\"random\" or a number" : "a string", type_name(*v)));
+                EpilogueSpec spec;
+                (std::string(key) == "row_scale" ? spec.row_scale : std::string(key) == "col_scale" ? spec.col_scale
+                 : std::string(key) == "bias" ? spec.bias : spec.activation) = text;
+                Problem probe;
+                if (const auto bad = apply_epilogue_spec(spec, probe)) error(*v, key, bad->message);
+                d.push_back([spec](Draft& x) { apply_epilogue_spec(spec, x.job.problem); });
+            }
+            dims.push_back(std::move(d));
+        }
+
         auto number_dim = [&](const std::string& key, bool integer, double lo, auto apply) {
             const toml::node* n = lookup(t, key);
             if (!n) return;
@@ -268,6 +292,7 @@ private:
                 // Blame the key as written (a_type/b_type may have come from dtype).
                 std::string key = bad->key;
                 if ((key == "a_type" || key == "b_type") && !lookup(t, key)) key = "dtype";
+                if (key == "bias_type") key = "bias";
                 const toml::node* at = lookup(t, key);
                 error(at ? *at : static_cast<const toml::node&>(t), key,
                       sweep ? fmt::format("{} (problem {})", bad->message, p.label()) : bad->message);

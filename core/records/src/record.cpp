@@ -1,5 +1,7 @@
 #include <spmma/core/record.hpp>
 
+#include <spmma/core/epilogue_spec.hpp>
+
 #include <fmt/format.h>
 
 #include <unistd.h>
@@ -74,6 +76,12 @@ nlohmann::json problem_json(const Job& j) {
         o["scale_gen"] = name(p.scale_gen);
         if (p.scale_gen == ScaleGen::Random) o["scale_range"] = {p.scale_min, p.scale_max};
     }
+    // The epilogue (ABI 1.2), each part as --row-scale etc. take it; absent parts are left out,
+    // so a plain problem's record reads as before.
+    const EpilogueSpec e = epilogue_spec_of(p);
+    for (const auto& [key, value] : {std::pair{"row_scale", &e.row_scale}, std::pair{"col_scale", &e.col_scale}, std::pair{"bias", &e.bias},
+                                     std::pair{"activation", &e.activation}})
+        if (!value->empty()) o[key] = *value;
     return o;
 }
 
@@ -234,6 +242,10 @@ std::string reproduce_command(const Job& j, const std::string& plugin, const std
         c += fmt::format(" --scale-type {} --scale-block {} --scale-gen {}", name(p.scale), p.scale_block, name(p.scale_gen));
         if (p.scale_gen == ScaleGen::Random) c += fmt::format(" --scale-min {} --scale-max {}", p.scale_min, p.scale_max);
     }
+    const EpilogueSpec e = epilogue_spec_of(p);
+    for (const auto& [flag, value] : {std::pair{"--row-scale", &e.row_scale}, std::pair{"--col-scale", &e.col_scale}, std::pair{"--bias", &e.bias},
+                                      std::pair{"--activation", &e.activation}})
+        if (!value->empty()) c += fmt::format(" {} {}", flag, shell_quote(*value));
     c += fmt::format(" --alpha {} --beta {} --dist {} --seed {} --warmup {} --iterations {} --verify {}", p.alpha, p.beta, name(p.dist),
                      p.seed, j.warmup, j.iterations, reference::to_string(j.verify));
     const TimingPolicy& t = j.timing;

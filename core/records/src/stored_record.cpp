@@ -95,7 +95,8 @@ private:
 // field is ignored here like everywhere else.
 constexpr const char* kProblemFields[] = {"m",    "n",         "k",    "a_type", "b_type",     "acc_type",    "c_type",
                                           "d_type", "pattern", "satfinite", "alpha", "beta", "dist",       "seed",
-                                          "scale_type", "scale_block", "scale_gen", "scale_range"};
+                                          "scale_type", "scale_block", "scale_gen", "scale_range", "row_scale", "col_scale", "bias",
+                                          "activation"};
 
 void read_problem(const FieldReader& f, const json& root, StoredRecord& r) {
     const json* p = f.object(root, "problem", "problem", true);

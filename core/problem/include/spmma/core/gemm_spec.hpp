@@ -2,6 +2,7 @@
 // lists/ranges; dtype is a list; the product of all of them).
 #pragma once
 
+#include <spmma/core/epilogue_spec.hpp>
 #include <spmma/core/job.hpp>
 
 #include <string>
@@ -19,6 +20,8 @@ struct GemmSpec {
     uint64_t seed = 42;
     int scale_block = 0;             // 0: the type's default (64 for ue8m0, 32 for ue4m3)
     int warmup = 5, iterations = 20;
+    EpilogueSpec epilogue;           // --row-scale, --col-scale, --bias, --activation
+    std::string op;                  // --op: a named preset (op_presets()); the options above refine it
 };
 
 // Throws std::invalid_argument naming the option at fault ("--k: k must be a multiple of 4 ...").
