@@ -37,11 +37,15 @@ public:
             const bool shows_default = !key.typed_default && (key.kind == KeyKind::Choice || key.kind == KeyKind::Integer || key.kind == KeyKind::Number);
             if (const auto value = shows_default ? key.get(shown) : std::nullopt) o->default_str(key_text(*value));
         }
+        cmd_->add_option("--op", op_,
+                         "A named op presetting types and epilogue (the options above refine it): scaled-mm = e4m3 x e4m3 -> bf16 with "
+                         "random row and column scales and a bf16 bias per row");
         options_.add_to(cmd_);
     }
     CLI::App* subcommand() const override { return cmd_; }
     int execute() override {
         GemmSpec spec;
+        spec.op = op_;
         for (const auto& [name, text] : texts_)
             if (!text.empty()) spec.given[name] = {text};
         if (!dtypes_.empty()) spec.given["dtype"] = dtypes_;
@@ -65,6 +69,7 @@ private:
     std::map<std::string, std::string> texts_;  // by key name
     std::vector<std::string> dtypes_;
     std::map<std::string, bool> flags_;
+    std::string op_;  // --op
     RunOptions options_;
 };
 

@@ -108,7 +108,7 @@ TEST_CASE("spmma gemm names the option of an impossible problem, --dtype for typ
     CHECK(gemm_error(no_k) == "--k is required");
 }
 
-TEST_CASE("spmma gemm runs each --dtype in turn with the sizes inside; --a-type alone sets B too", "[keys]") {
+TEST_CASE("spmma gemm runs each --dtype in turn with the sizes inside, and --a-type alone sets B too", "[keys]") {
     const auto jobs = jobs_from_spec(sizes_and({{"m", {"64,128"}}, {"dtype", {"f16", "bf16"}}}));
     REQUIRE(jobs.size() == 4);
     CHECK(jobs[0].problem.a == DType::F16);

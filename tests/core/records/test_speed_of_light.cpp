@@ -98,7 +98,7 @@ TEST_CASE("a dense plugin reads A expanded and is held to the dense rate", "[sol
     CHECK(s.fraction == Approx(0.504375716));
 }
 
-TEST_CASE("beta != 0 reads C; beta == 0 does not", "[sol]") {
+TEST_CASE("beta != 0 reads C, beta == 0 does not", "[sol]") {
     Problem p = problem(1024, 64, 2048, DType::F16, DType::F16);
     CHECK(moved_bytes(p, false).total() == 2752512);
     p.beta = 0.5;
@@ -106,7 +106,7 @@ TEST_CASE("beta != 0 reads C; beta == 0 does not", "[sol]") {
     CHECK(moved_bytes(p, false).total() == 2883584);
 }
 
-TEST_CASE("block scales are a byte per block of A and of B; tf32 1:2 metadata is a nibble per pair", "[sol]") {
+TEST_CASE("block scales are a byte per block of A and of B, and tf32 1:2 metadata is a nibble per pair", "[sol]") {
     Problem p = problem(128, 64, 256, DType::E4M3, DType::BF16);
     p.scale = DType::UE8M0;
     p.scale_block = 32;

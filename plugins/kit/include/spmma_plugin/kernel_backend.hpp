@@ -1,7 +1,8 @@
 // The Backend of a plugin whose kernels are its own (the GPU families): kernels listed from the
 // plugin's registry, and one order of checks for every problem, so that each refusal comes at
 // the same step in every plugin:
-//   1. the problem: some kernel of the plugin computes it (types, pattern, epilogue, sizes);
+//   1. the problem: some kernel of the plugin computes it (types, pattern, epilogue, sizes; the
+//      epilogue of ABI 1.2 -- scales, bias, activation -- is refused: no kernel applies it yet);
 //   2. a kernel the host names: it computes this problem's types;
 //   3. the device: the driver, the device's existence, the plugin's architecture (runs_on);
 //   4. the kernel on this device: the named one fits it, or the heuristic picks one.
@@ -81,6 +82,7 @@ protected:
 private:
     const Entry& select(int device, const spmma_problem& p, const char* kernel) const {
         if (std::string why = problem_reason(p); !why.empty()) unsupported(why);
+        if (std::string why = unfused_epilogue_reason(p, info().name); !why.empty()) unsupported(why);
         const Entry* named = registry().find(kernel);
         if (kernel && !named) unsupported(std::string("no kernel named ") + kernel);
         if (named)

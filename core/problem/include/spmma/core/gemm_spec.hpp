@@ -15,6 +15,9 @@ struct GemmSpec {
     // {"1024:8192:*2"}, "dtype" -> {"f16", "bf16"}, "satfinite" -> {"true"}. A key not given
     // keeps its default.
     std::map<std::string, std::vector<std::string>> given;
+    // --op: a named preset (op_presets()) of types and epilogue, applied before the keys: the
+    // keys given refine it.
+    std::string op;
 };
 
 // Throws std::invalid_argument naming the option at fault ("--k: k must be a multiple of 4 ...").
