@@ -71,7 +71,8 @@ TEST_CASE("the CSV keeps its columns, scale as type/block", "[record][keys]") {
 TEST_CASE("the epilogue's CSV columns follow seed, empty for a plain problem", "[record][keys][epilogue]") {
     Record r;
     r.job = scaled_job();
-    CHECK(std::vector<std::string>(r.csv_row().begin() + 15, r.csv_row().begin() + 19) == std::vector<std::string>{"", "", "", ""});
+    const auto plain = r.csv_row();
+    CHECK(std::vector<std::string>(plain.begin() + 15, plain.begin() + 19) == std::vector<std::string>{"", "", "", ""});
     Problem& p = r.job.problem;
     p.row_scale = {EpilogueVector::Source::Drawn, 0};
     p.col_scale = {EpilogueVector::Source::Given, 0.5};
