@@ -46,7 +46,7 @@ void print_text(const weights::CheckpointSummary& s, int64_t n) {
         std::string line = fmt::format("{}  [{}, {}]  {}  {}", shown(l.name), l.m, l.k, l.stored_dtype, share_text(l));
         if (l.row_scale) line += ", weight_scale " + *l.row_scale;
         fmt::print("{}\n", line);
-        const auto args = l.gemm_args(n);
+        const auto args = l.gemm_args(n, s.path);
         if (args.empty()) fmt::print("    (cannot run: {})\n", l.cannot_run());
         else fmt::print("    {}\n", joined_command(args));
     }
@@ -83,7 +83,7 @@ public:
 
 private:
     void write_workload(const weights::CheckpointSummary& s, const std::vector<int64_t>& tokens) const {
-        const std::string text = weights::workload_toml(s, tokens);
+        const std::string text = weights::workload_toml(s, tokens, std::filesystem::path(workload_).parent_path());
         std::ofstream out(workload_, std::ios::trunc);
         out << text;
         out.close();

@@ -5,6 +5,7 @@
 #include <spmma/core/durable_file.hpp>
 #include <spmma/core/merge.hpp>
 #include <spmma/core/workload.hpp>
+#include <spmma/weights/file_operands.hpp>
 
 #include <fmt/format.h>
 
@@ -35,7 +36,7 @@ public:
         std::optional<std::vector<Job>> jobs;
         MergeResult m;
         try {
-            if (!workload_.empty()) jobs = load_workload(workload_);
+            if (!workload_.empty()) jobs = load_workload(workload_, weights::probe_tensor);
             std::vector<std::filesystem::path> files(files_.begin(), files_.end());
             m = merge_records(files, jobs);
         } catch (const std::exception& e) {

@@ -3,6 +3,7 @@
 #include "run_options.hpp"
 
 #include <spmma/core/workload.hpp>
+#include <spmma/weights/file_operands.hpp>
 
 #include <fmt/format.h>
 
@@ -20,7 +21,7 @@ public:
     int execute() override {
         std::vector<Job> jobs;
         try {
-            jobs = load_workload(workload_);
+            jobs = load_workload(workload_, weights::probe_tensor);
         } catch (const WorkloadError& e) {
             fmt::print(stderr, "spmma: {}\n", e.what());
             return kExitUsage;

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <tuple>
 
@@ -161,8 +162,22 @@ std::optional<int> RunOptions::runner_options(RunnerOptions& o) const {
         o.kernels = {"emu_" + emulate + "*"};
     }
     o.device = device;
-    if (warmup >= 0) o.warmup = warmup;
-    if (iterations >= 0) o.iterations = iterations;
+    // NOTES: the launch counts go through their keys (the minimum, one message); a negative value
+    // is refused, not taken for "not given".
+    for (const auto& [key, given] : {std::pair{"warmup", &warmup}, std::pair{"iterations", &iterations}}) {
+        if (!*given) continue;
+        if (**given > std::numeric_limits<int>::max()) {
+            fmt::print(stderr, "spmma: {}: at most {}, not {}\n", problem_key(key).flag, std::numeric_limits<int>::max(), **given);
+            return kExitUsage;
+        }
+        JobDraft checked;
+        if (const auto bad = set_key(problem_key(key), checked, KeyValue{**given})) {
+            fmt::print(stderr, "spmma: {}: {}\n", problem_key(key).flag, *bad);
+            return kExitUsage;
+        }
+    }
+    if (warmup) o.warmup = static_cast<int>(*warmup);
+    if (iterations) o.iterations = static_cast<int>(*iterations);
     if (!verify.empty()) {
         JobDraft checked;
         if (const auto bad = set_key(problem_key("verify"), checked, KeyValue{verify})) {
@@ -171,8 +186,10 @@ std::optional<int> RunOptions::runner_options(RunnerOptions& o) const {
         }
         o.verify = checked.job.verify;
     }
-    if (samples < 1) {
-        fmt::print(stderr, "spmma: --samples must be 1 or more\n");
+    // NOTES: more samples than 2^31 is no sample (full verification does that); a larger count
+    // once overflowed inside the sampler and checked a single element.
+    if (samples < 1 || samples > kMaxSamples) {
+        fmt::print(stderr, "spmma: --samples must be from 1 to {} (got {}); --verify full checks every element\n", kMaxSamples, samples);
         return kExitUsage;
     }
     o.verify_options.samples = samples;

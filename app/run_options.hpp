@@ -31,10 +31,11 @@ struct PluginDirOptions {
 struct RunOptions : PluginDirOptions {
     std::vector<std::string> plugins, kernels;
     std::string emulate;
-    int warmup = -1, iterations = -1;
+    std::optional<int64_t> warmup, iterations;  // given: checked through the key table
     std::string verify, json, csv, junit, baseline, save_operands, save_failures, shard, devices;
     bool resume = false, force = false;
     long samples = 4096;
+    static constexpr long kMaxSamples = 2147483647;
     bool no_progress = false, quiet = false, wide = false;
     double min_time = 0, max_noise = 0, max_time = 10, timeout = 0;
     bool flush_l2 = false;

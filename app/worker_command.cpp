@@ -1,6 +1,7 @@
 // spmma worker --fd N: the process a plugin runs in (started by spmma itself, not by users).
 #include "command.hpp"
 
+#include <spmma/core/conformance.hpp>
 #include <spmma/core/worker_main.hpp>
 
 namespace spmma::app {
@@ -14,7 +15,11 @@ public:
         cmd_->add_option("--fd", fd_, "Socket to the parent")->required();
     }
     CLI::App* subcommand() const override { return cmd_; }
-    int execute() override { return run_worker(fd_); }
+    int execute() override {
+        protocol::Handlers handlers;
+        conformance::serve_checks(handlers);  // spmma check-plugin's checks
+        return run_worker(fd_, std::move(handlers));
+    }
 
 private:
     CLI::App* cmd_;

@@ -12,22 +12,11 @@ except ImportError:  # Python < 3.11
     tomllib = None
 
 
+from record_fields import dig, number
+
+
 class DecodeInputError(Exception):
     pass
-
-
-def _dig(obj, *keys):
-    for k in keys:
-        if not isinstance(obj, dict) or k not in obj:
-            return None
-        obj = obj[k]
-    return obj
-
-
-def _number(v):
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return float(v) if v == v and abs(v) != float("inf") else None
 
 
 def read_layers(path):
@@ -62,23 +51,23 @@ def read_layers(path):
 
 
 def _cell_type(r):
-    a, b = _dig(r, "problem", "a_type"), _dig(r, "problem", "b_type") or _dig(r, "problem", "a_type")
+    a, b = dig(r, "problem", "a_type"), dig(r, "problem", "b_type") or dig(r, "problem", "a_type")
     return a if a == b else f"{a}x{b}"
 
 
 def _fastest(rs):
     """The fastest verified record of rs (by median time), or None."""
-    ok = [(_number(_dig(r, "timing", "median_ms")), r) for r in rs if r.get("status") == "verified"]
+    ok = [(number(dig(r, "timing", "median_ms")), r) for r in rs if r.get("status") == "verified"]
     ok = [(t, r) for t, r in ok if t]
     return min(ok, key=lambda x: x[0])[1] if ok else None
 
 
 def _us(r):
-    return _number(_dig(r, "timing", "median_ms")) * 1e3
+    return number(dig(r, "timing", "median_ms")) * 1e3
 
 
 def _sol(r):
-    f = _number(_dig(r, "sol", "fraction"))
+    f = number(dig(r, "sol", "fraction"))
     return f"{100 * f:.1f}" if f is not None else "-"
 
 
@@ -91,9 +80,9 @@ def _card_lines(card, records, layers, ns, types, subject, peers):
         p = r["problem"]
         cells.setdefault((p["m"], p["k"], p["n"], _cell_type(r), r["plugin"]["name"]), []).append(r)
     stamps = sorted(r["timestamp"] for r in records if isinstance(r.get("timestamp"), str))
-    peaks = next((_dig(r, "device", "peaks") for r in records if isinstance(_dig(r, "device", "peaks"), dict)), None)
-    dram = next((_number(_dig(r, "sol", "peak_dram_bytes_per_s")) for r in records
-                 if _number(_dig(r, "sol", "peak_dram_bytes_per_s"))), None)
+    peaks = next((dig(r, "device", "peaks") for r in records if isinstance(dig(r, "device", "peaks"), dict)), None)
+    dram = next((number(dig(r, "sol", "peak_dram_bytes_per_s")) for r in records
+                 if number(dig(r, "sol", "peak_dram_bytes_per_s"))), None)
     lines = ["", f"## Decode: {card}", ""]
     lines.append(f"- Records: {len(records)}" + (f", {stamps[0]} to {stamps[-1]}" if stamps else ""))
     if peaks:
@@ -116,7 +105,7 @@ def _card_lines(card, records, layers, ns, types, subject, peers):
                 dense = _fastest(cells.get((m, k, n, t, "cublas"), []))
                 row = f"| {name} | {m}x{k} | {n} | {t} | "
                 if mine:
-                    row += f"{_us(mine):.1f} | {_number(_dig(mine, 'timing', 'tflops')) or 0:.1f} | {_sol(mine)} | "
+                    row += f"{_us(mine):.1f} | {number(dig(mine, 'timing', 'tflops')) or 0:.1f} | {_sol(mine)} | "
                 else:
                     statuses = sorted({str(r.get("status")) for r in cells.get((m, k, n, t, subject), [])})
                     row += f"{'/'.join(statuses) or '(no record)'} | - | - | "
@@ -143,7 +132,7 @@ def decode_lines(records, layers, ns, types, subject, peers):
     """The decode sections, one per card, in the order the cards first appear."""
     cards = []
     for r in records:
-        card = _dig(r, "device", "name") or "device not recorded"
+        card = dig(r, "device", "name") or "device not recorded"
         if card not in cards:
             cards.append(card)
     lines = ["", "# Decode: a weight times 1 to 128 tokens",
@@ -154,6 +143,6 @@ def decode_lines(records, layers, ns, types, subject, peers):
     if not cards:
         lines += ["", "No decode records."]
     for card in cards:
-        lines += _card_lines(card, [r for r in records if (_dig(r, "device", "name") or "device not recorded") == card],
+        lines += _card_lines(card, [r for r in records if (dig(r, "device", "name") or "device not recorded") == card],
                              layers, ns, types, subject, peers)
     return lines

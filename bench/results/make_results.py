@@ -31,6 +31,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from decode_section import DecodeInputError, decode_lines, read_layers  # noqa: E402
+from record_fields import dig, number  # noqa: E402
 
 try:
     import tomllib
@@ -42,22 +43,6 @@ WIDE_ACC = ("f32", "s32")  # the accumulators of the standard set (no f16 accumu
 
 class InputError(Exception):
     pass
-
-
-def dig(obj, *keys):
-    """obj[k0][k1]... or None where a level is missing or not an object."""
-    for k in keys:
-        if not isinstance(obj, dict) or k not in obj:
-            return None
-        obj = obj[k]
-    return obj
-
-
-def number(v):
-    """A finite number, or None (records write NaN/Inf as strings)."""
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return float(v) if v == v and abs(v) != float("inf") else None
 
 
 # ---- inputs -------------------------------------------------------------------------------

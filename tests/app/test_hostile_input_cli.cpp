@@ -94,3 +94,14 @@ TEST_CASE("SLURM_ARRAY_TASK_ID that is not a number exits 2 naming it instead of
     CHECK(r.code == 2);
     CHECK_THAT(r.out, Catch::Contains("SLURM_ARRAY_TASK_ID='x' is not a whole number"));
 }
+
+TEST_CASE("a negative launch count, a sample count past 2^31 and a stray comma in a type list exit 2 naming the flag", "[cli][input]") {
+    for (const auto& [opt, words] : {std::pair{"--warmup -1", "--warmup: must be 0 or more"}, std::pair{"--iterations -1", "--iterations: must be 1 or more"},
+                                     std::pair{"--samples 9223372036854775807", "--samples must be from 1 to 2147483647"},
+                                     std::pair{"--dtype f16,", "--dtype: an empty type in 'f16,'"}}) {
+        const auto r = spmma_cli(std::string("gemm --m 16 --n 16 --k 16 ") + opt + kCpu);
+        INFO(opt << ": " << r.out);
+        CHECK(r.code == 2);
+        CHECK_THAT(r.out, Catch::Contains(words));
+    }
+}

@@ -29,7 +29,7 @@ TEST_CASE("a plugin stating its device's peaks: the record's sol has the hand-co
           "[cli][sol]") {
     const std::string json = temp_path("sol.jsonl"), csv = temp_path("sol.csv");
     // f16 2:4, 1024x16x2048: compressed A 1024 x 1024 x 2 B, metadata 1024 x 2048 / 8 B, B 2048 x 16 x 2 B, D 1024 x 16 x 2 B.
-    const auto r = spmma_cli_env(kPeaks, "gemm --m 1024 --n 16 --k 2048 --dtype f16 --iterations 5 --warmup 1 --verify none --no-progress "
+    const auto r = spmma_cli_env(kPeaks, "gemm --m 1024 --n 16 --k 2048 --dtype f16 --iterations 5 --warmup 1 --verify none --no-progress --wide "
                                          "--plugin pace --plugin-dir " SPMMA_PACE_PLUGIN_DIR " --force --json " + json + " --csv " + csv);
     INFO(r.out);
     REQUIRE(r.code == 0);
@@ -48,7 +48,7 @@ TEST_CASE("a plugin stating its device's peaks: the record's sol has the hand-co
     CHECK(sol["fraction"].get<double>() == Approx(0.000733104238 / median));
     CHECK(sol["achieved_bytes_per_s"].get<double>() == Approx(2457600 / (median * 1e-3)));
 
-    // The table: a % SOL column, this record's fraction in it.
+    // The table (--wide: one line a record, nothing cut): a % SOL column, this record's fraction in it.
     CHECK_THAT(line_with(r.out, "median ms"), Catch::Contains("TFLOP/s % SOL"));
     const std::string row = line_with(r.out, "pace_spin");
     CHECK_THAT(row, Catch::Contains(fmt::format(" {:>5.1f} not verified", 100 * sol["fraction"].get<double>())));
@@ -63,7 +63,7 @@ TEST_CASE("a plugin stating its device's peaks: the record's sol has the hand-co
 
 TEST_CASE("the cpu plugin states no peaks: its records carry bytes, FLOPs and rates, no bound, and the table shows -", "[cli][sol]") {
     const std::string json = temp_path("sol_cpu.jsonl");
-    const auto r = spmma_cli("gemm --m 64 --n 32 --k 128 --dtype f16 --iterations 2 --warmup 1 --no-progress --plugin cpu --force --json " + json);
+    const auto r = spmma_cli("gemm --m 64 --n 32 --k 128 --dtype f16 --iterations 2 --warmup 1 --no-progress --wide --plugin cpu --force --json " + json);
     INFO(r.out);
     REQUIRE(r.code == 0);
     const auto rec = nlohmann::json::parse(line_with(read_file(json), "{"));

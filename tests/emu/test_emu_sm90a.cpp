@@ -87,7 +87,7 @@ TEST_CASE("sm90a: a corrupted metadata word (SPMMA_EMU_FAULT=meta) fails the ver
         // the same problem without the fault verifies
         require_all_verified(emulate("sm90a", "--m 70 --n 40 --k 128 " + args), n);
     }
-    const CliResult typo = emulate("sm90a", "--m 16 --n 8 --k 64 --dtype u8 --satfinite", "metadata");
+    const CliResult typo = emulate("sm90a", "--m 16 --n 8 --k 64 --dtype u8 --satfinite --wide", "metadata");  // --wide: the reason whole
     INFO(typo.out);
     CHECK(typo.code == 1);
     CHECK_THAT(typo.out, Catch::Contains("SPMMA_EMU_FAULT='metadata': expected meta"));

@@ -10,7 +10,7 @@
  *   FAULT_LEAK_DESTROY (destroy frees nothing), FAULT_SHARED_ERROR (one last_error for all threads),
  *   FAULT_STRUCT_SIZE (writes whole out-structs whatever the host's struct_size),
  *   FAULT_NULL_OPERANDS (upload reads operand pointers without checking them),
- *   FAULT_ZERO_TIMES (run reports 0 ms).
+ *   FAULT_ZERO_TIMES (run reports 0 ms), FAULT_NAN_TIMES (run reports NaN and infinity, alternately).
  * Not faults but slow: FAULT_SLOW_EXIT (the library's destructor sleeps 1.5 s when the process
  * ends) and FAULT_SLOW_PROBE (probe takes 1.5 s, as a GPU driver's start can), for the tests that
  * a run's workers end, and start, side by side.
@@ -252,8 +252,10 @@ static spmma_status f_run(spmma_handle* h, const spmma_run_config* in) {
     for (int i = 0; i < c.warmup; ++i) compute(h);
     for (int i = 0; i < c.iterations; ++i) {
         compute(h);
-#ifdef FAULT_ZERO_TIMES
+#if defined(FAULT_ZERO_TIMES)
         c.times_ms[i] = 0.0f;
+#elif defined(FAULT_NAN_TIMES)
+        c.times_ms[i] = i % 2 ? INFINITY : NAN;
 #else
         c.times_ms[i] = 0.01f;
 #endif

@@ -25,7 +25,8 @@ struct Run {
     }
 };
 
-// Two problems (the worker is restarted between them) on the cpu plugin and `plugin` from `dir`.
+// Two problems (the worker is restarted between them) on the cpu plugin and `plugin` from `dir`
+// (--force: a test calling it twice replaces its own records file).
 Run run_with(const std::string& dir, const std::string& plugin, const std::string& extra = "") {
     const std::string json = temp_path("faults-" + plugin + ".jsonl");
     Run r;
@@ -144,6 +145,23 @@ TEST_CASE("a well-behaved C plugin verifies in its worker, and in-process too", 
             CHECK(rec["plugin"]["isolation"] == (mode[0] ? "in-process" : "worker"));
         }
     }
+}
+
+TEST_CASE("a plugin that reports NaN and infinite times gives the same record in its worker as in-process", "[faults]") {
+    std::vector<nlohmann::json> records;
+    for (const char* mode : {"", "--in-process"}) {
+        const Run r = run_with(dir("nan_times"), "fault_nan_times", mode);
+        INFO(r.cli.out);
+        CHECK(r.cpu_verified == 2);
+        const auto recs = r.of("fault_nan_times");
+        REQUIRE(recs.size() == 2);
+        CHECK(recs[0]["plugin"]["isolation"] == (mode[0] ? "in-process" : "worker"));
+        records.push_back(recs[0]);
+    }
+    CHECK(records[0]["timing"]["times_ms"] == nlohmann::json{"nan", "inf"});
+    CHECK(records[0]["status"] == records[1]["status"]);
+    CHECK(records[0]["reason"] == records[1]["reason"]);
+    CHECK(records[0]["timing"] == records[1]["timing"]);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 // What the conformance checks share inside the worker: findings, a small supported problem, a
-// handle that cleans up after itself, and the dispatch of a "check" request to its check.
+// handle that cleans up after itself, and the dispatch of a Check request (worker_protocol.hpp) to its check.
 #include <spmma/core/conformance_checks.hpp>
+#include <spmma/core/worker_protocol.hpp>
 
 #include <fmt/format.h>
 
@@ -96,3 +97,14 @@ CheckResult run_check(const Plugin& plugin, const CheckRequest& request, const S
 }
 
 }  // namespace spmma::conformance::detail
+
+namespace spmma::conformance {
+
+void serve_checks(protocol::Handlers& handlers) {
+    // The load check runs on a plugin that did not load too.
+    handlers.on<protocol::Check>([](const protocol::Check::Request& q, protocol::WorkerContext& c) {
+        return protocol::Check::Reply{detail::run_check(c.loaded(), q.request.get<CheckRequest>(), c.stage).to_json()};
+    });
+}
+
+}  // namespace spmma::conformance

@@ -63,21 +63,6 @@ CheckResult CheckResult::from_json(const nlohmann::json& j) {
     return r;
 }
 
-nlohmann::json CheckRequest::to_json() const {
-    nlohmann::json inst = nlohmann::json::array();
-    for (const auto& p : installed) inst.push_back({{"file", p.file.string()}, {"name", p.name}});
-    return {{"name", name}, {"device", device}, {"family", family}, {"installed", inst}};
-}
-
-CheckRequest CheckRequest::from_json(const nlohmann::json& j) {
-    CheckRequest r;
-    r.name = j.at("name");
-    r.device = j.at("device");
-    r.family = j.at("family");
-    for (const auto& p : j.at("installed")) r.installed.push_back({p.at("file").get<std::string>(), p.at("name").get<std::string>()});
-    return r;
-}
-
 bool SuiteReport::passed() const {
     for (const auto& c : checks)
         if (c.result == Outcome::Fail) return false;

@@ -1,4 +1,4 @@
-// The conformance suite from the parent's side: every check is a "check" request to a worker
+// The conformance suite from the parent's side: every check is a Check request to a worker
 // process that has the plugin loaded; a worker that dies or hangs in a check fails that check
 // with how it ended ("crashed: SIGSEGV in run (...)") and the next check starts a fresh one.
 #include <spmma/core/conformance.hpp>
@@ -6,6 +6,7 @@
 #include <spmma/core/conformance_checks.hpp>
 #include <spmma/core/endpoint.hpp>
 #include <spmma/core/worker_process.hpp>
+#include <spmma/core/worker_protocol.hpp>
 
 #include <fmt/format.h>
 
@@ -25,13 +26,13 @@ public:
         if (!load_lost_.empty()) return failed(req.name, "the plugin did not load: " + load_lost_);
         try {
             ensure();
-            process_->send({{"op", "check"}, {"request", req.to_json()}}, {}, "check " + req.name);
-            const auto reply = process_->await(o_.timeout_s);
-            if (reply.contains("error")) return failed(req.name, "the check could not run: " + reply["error"].get<std::string>());
-            return CheckResult::from_json(reply.at("check"));
+            process_->send(protocol::request<protocol::Check>({req}), {}, "check " + req.name);
+            return CheckResult::from_json(protocol::reply<protocol::Check>(process_->await(o_.timeout_s)).check);
+        } catch (const protocol::RequestFailed& e) {
+            return failed(req.name, std::string("the check could not run: ") + e.what());
         } catch (const WorkerLost& e) {
             process_.reset();
-            if (e.stage == "loading") load_lost_ = e.what();
+            if (e.stage == protocol::Load::stage) load_lost_ = e.what();
             return failed(req.name, e.what());
         } catch (const std::exception& e) {
             process_.reset();
@@ -44,7 +45,7 @@ public:
     std::string not_loaded() const {
         if (!load_lost_.empty()) return "the plugin did not load: " + load_lost_;
         if (identity_.is_null()) return "the plugin did not load";
-        const PluginIdentity id = identity_from_json(identity_);
+        const auto id = identity_.get<PluginIdentity>();
         return id.usable() ? std::string() : "the plugin did not load: " + id.error;
     }
 
@@ -52,9 +53,14 @@ private:
     void ensure() {
         if (process_ && process_->alive()) return;
         process_ = std::make_unique<spmma::detail::WorkerProcess>(o_.worker_exe, o_.file.filename().string());
-        const auto reply = process_->call({{"op", "load"}, {"file", o_.file.string()}}, "loading", o_.timeout_s);
-        if (reply.contains("error")) throw std::runtime_error(reply["error"].get<std::string>());
-        if (identity_.is_null()) identity_ = reply.at("identity");
+        protocol::Load::Reply loaded;
+        try {
+            loaded = protocol::reply<protocol::Load>(
+                process_->call(protocol::request<protocol::Load>({o_.file.string()}), std::string(protocol::Load::stage), o_.timeout_s));
+        } catch (const protocol::RequestFailed& e) {
+            throw std::runtime_error(e.what());  // the worker failed, not the check
+        }
+        if (identity_.is_null()) identity_ = loaded.identity;
     }
 
     const SuiteOptions& o_;

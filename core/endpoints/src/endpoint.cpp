@@ -2,6 +2,7 @@
 #include <spmma/core/endpoint.hpp>
 
 #include <spmma/core/worker_process.hpp>
+#include <spmma/core/worker_protocol.hpp>
 
 #include <fmt/format.h>
 
@@ -62,7 +63,7 @@ public:
     void begin_load() {
         try {
             process_ = std::make_unique<detail::WorkerProcess>(exe_, id_.file.filename().string());
-            process_->send({{"op", "load"}, {"file", id_.file.string()}}, {}, "loading");
+            process_->send(protocol::request<protocol::Load>({id_.file.string()}), {}, std::string(protocol::Load::stage));
         } catch (const std::exception& e) {
             fail_load(e.what());
         }
@@ -70,9 +71,7 @@ public:
     void finish_load() {
         if (!process_) return;
         try {
-            const auto reply = process_->await(timeout_s_);
-            if (reply.contains("error")) throw std::runtime_error(reply["error"].get<std::string>());
-            id_ = identity_from_json(reply.at("identity"));
+            id_ = protocol::reply<protocol::Load>(process_->await(timeout_s_)).identity;
             if (!id_.usable()) process_.reset();
         } catch (const std::exception& e) {
             fail_load(e.what());
@@ -82,7 +81,7 @@ public:
     const PluginIdentity& identity() const override { return id_; }
     PluginIdentity& identity() { return id_; }
 
-    int device_count() override { return call({{"op", "device_count"}}, "device_count").at("count"); }
+    int device_count() override { return call<protocol::DeviceCount>({}).count; }
     DeviceInfo probe(int device) override {
         settle();
         if (auto it = lost_probes_.find(device); it != lost_probes_.end()) {
@@ -93,14 +92,14 @@ public:
         if (auto it = early_probes_.find(device); it != early_probes_.end()) {
             const nlohmann::json reply = std::move(it->second);
             early_probes_.erase(it);
-            return device_from_json(reply.at("device"));
+            return protocol::reply<protocol::Probe>(reply).device;
         }
-        return device_from_json(call({{"op", "probe"}, {"device", device}}, "probe").at("device"));
+        return call<protocol::Probe>({device}).device;
     }
     void begin_probe(int device) override {
         try {
             ensure_worker();
-            process_->send({{"op", "probe"}, {"device", device}}, {}, "probe");
+            process_->send(protocol::request<protocol::Probe>({device}), {}, std::string(protocol::Probe::name));
             unanswered_.push_back({Unanswered::Probe, device});
         } catch (const std::exception&) {
             process_.reset();  // probe() starts a worker again and reports what happens
@@ -108,26 +107,19 @@ public:
         }
     }
     std::optional<std::string> unsupported_reason(int device, const spmma_problem& p, const char* kernel) override {
-        const auto r = call({{"op", "supports"}, {"device", device}, {"problem", problem_to_json(p)},
-                             {"kernel", kernel ? nlohmann::json(kernel) : nlohmann::json(nullptr)}},
-                            "supports");
-        if (r.at("reason").is_null()) return std::nullopt;
-        return r.at("reason").get<std::string>();
+        return call<protocol::Supports>({device, p, kernel ? std::optional<std::string>(kernel) : std::nullopt}).reason;
     }
 
     ExecResult execute(const ExecRequest& req, const Exchange& ex, double timeout_s) override {
-        const nlohmann::json body = {
-            {"op", "execute"},
-            {"request", req.to_json()},
-            {"operands", {{"name", ex.operands->name()}, {"id", ex.operands->id()}, {"bytes", ex.operands->size()}, {"layout", ex.layout.to_json()}}},
-            {"results", {{"name", ex.results->name()}, {"id", ex.results->id()}, {"bytes", ex.results->size()}}}};
+        const nlohmann::json body =
+            protocol::request<protocol::Execute>({req, protocol::region_of(*ex.operands), ex.layout, protocol::region_of(*ex.results)});
         try {
             settle();
             ensure_worker();
             process_->send(body, {ex.operands->fd(), ex.results->fd()}, "create");
-            const auto reply = process_->await(timeout_s);
-            if (reply.contains("error")) throw std::runtime_error("worker: " + reply["error"].get<std::string>());
-            return ExecResult::from_json(reply.at("result"));
+            return protocol::reply<protocol::Execute>(process_->await(timeout_s)).result;
+        } catch (const protocol::RequestFailed& e) {
+            throw std::runtime_error(std::string("worker: ") + e.what());
         } catch (const WorkerLost& e) {
             process_.reset();
             ExecResult r;
@@ -140,16 +132,16 @@ public:
     }
 
     void prepare(const std::vector<Arena*>& arenas, const std::string& device_uuid) override {
-        nlohmann::json regions = nlohmann::json::array();
+        protocol::Prepare::Request q{{}, device_uuid};
         std::vector<int> fds;
         for (const Arena* a : arenas) {
-            regions.push_back({{"name", a->name()}, {"id", a->id()}, {"bytes", a->size()}});
+            q.regions.push_back(protocol::region_of(*a));
             fds.push_back(a->fd());
         }
         try {
             settle();
             ensure_worker();
-            process_->send({{"op", "prepare"}, {"regions", regions}, {"device_uuid", device_uuid}}, fds, "prepare");
+            process_->send(protocol::request<protocol::Prepare>(q), fds, std::string(protocol::Prepare::name));
             unanswered_.push_back({Unanswered::Prepare, 0});
         } catch (const WorkerLost&) {
             process_.reset();
@@ -181,8 +173,9 @@ private:
         if (process_ && process_->alive()) return;
         unanswered_.clear();  // a lost worker's requests are answered by no one
         process_ = std::make_unique<detail::WorkerProcess>(exe_, id_.name);
-        const auto reply = process_->call({{"op", "load"}, {"file", id_.file.string()}}, "loading", timeout_s_);
-        const PluginIdentity again = identity_from_json(reply.at("identity"));
+        const PluginIdentity again =
+            protocol::reply<protocol::Load>(process_->call(protocol::request<protocol::Load>({id_.file.string()}), std::string(protocol::Load::stage), timeout_s_))
+                .identity;
         if (!again.usable() || again.sha256 != id_.sha256)
             throw WorkerLost(fmt::format("{} changed or stopped loading in a restarted worker: {}", id_.file.string(), again.error));
     }
@@ -205,13 +198,15 @@ private:
         }
     }
 
-    nlohmann::json call(const nlohmann::json& body, const std::string& stage) {
+    // Request R, its name the stage a lost worker is reported in.
+    template <class R>
+    typename R::Reply call(const typename R::Request& q) {
         try {
             settle();
             ensure_worker();
-            auto reply = process_->call(body, stage, timeout_s_);
-            if (reply.contains("error")) throw std::runtime_error("worker: " + reply["error"].get<std::string>());
-            return reply;
+            return protocol::reply<R>(process_->call(protocol::request<R>(q), std::string(R::name), timeout_s_));
+        } catch (const protocol::RequestFailed& e) {
+            throw std::runtime_error(std::string("worker: ") + e.what());
         } catch (const WorkerLost&) {
             process_.reset();
             throw;

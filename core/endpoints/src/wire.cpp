@@ -120,8 +120,9 @@ bool send(int socket, const nlohmann::json& body, const std::vector<int>& fds) {
     return send_all(socket, text.data(), text.size());
 }
 
-ReceiveStatus receive(int socket, Message& out, Deadline deadline, const std::vector<int>& watch, const std::function<void(int)>& idle) {
-    out = {};
+namespace {
+
+ReceiveStatus receive_into(int socket, Message& out, Deadline deadline, const std::vector<int>& watch, const std::function<void(int)>& idle) {
     uint32_t len = 0;
     if (const auto r = read_all(socket, reinterpret_cast<char*>(&len), sizeof len, deadline, &out.fds, watch, idle); r != ReceiveStatus::Ok)
         return r;
@@ -134,6 +135,18 @@ ReceiveStatus receive(int socket, Message& out, Deadline deadline, const std::ve
         return ReceiveStatus::Bad;
     }
     return ReceiveStatus::Ok;
+}
+
+}  // namespace
+
+ReceiveStatus receive(int socket, Message& out, Deadline deadline, const std::vector<int>& watch, const std::function<void(int)>& idle) {
+    out = {};
+    const ReceiveStatus r = receive_into(socket, out, deadline, watch, idle);
+    if (r != ReceiveStatus::Ok) {  // no message: nobody else will close what came with it
+        for (int fd : out.fds) close(fd);
+        out.fds.clear();
+    }
+    return r;
 }
 
 }  // namespace spmma::wire

@@ -81,16 +81,15 @@ WorkerProcess::WorkerProcess(const std::filesystem::path& exe, std::string label
     posix_spawnattr_destroy(&attr);
     close(sv[1]);
     close(pipe_fds[1]);
-    sock_ = sv[0];
-    out_ = pipe_fds[0];
-    if (rc == ECANCELED) {
+    if (rc != 0) {  // no destructor runs for a constructor that throws: our ends are closed here
         pid_ = -1;
-        throw WorkerLost("the run was interrupted", "start");
-    }
-    if (rc != 0) {
-        pid_ = -1;
+        close(sv[0]);
+        close(pipe_fds[0]);
+        if (rc == ECANCELED) throw WorkerLost("the run was interrupted", "start");
         throw std::runtime_error(fmt::format("cannot start a worker ({}): {}", exe_s, strerror(rc)));
     }
+    sock_ = sv[0];
+    out_ = pipe_fds[0];
 }
 
 WorkerProcess::~WorkerProcess() {

@@ -175,7 +175,7 @@ ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands
     return r;
 }
 
-// ---- JSON forms (the worker protocol) -----------------------------------------------------
+// ---- the problem's JSON form (the worker protocol's, worker_protocol.hpp) -----------------
 
 // The ABI problem under the keys' own field names; C's type is not a key (it is D's), nor is the
 // bias's (the bias key's text gives it), but the ABI carries both.
@@ -197,83 +197,6 @@ spmma_problem problem_from_json(const nlohmann::json& j) {
         key.abi_set(p, key.kind == KeyKind::Number ? KeyValue{v.get<double>()} : KeyValue{v.get<int64_t>()});
     }
     return p;
-}
-
-nlohmann::json ExecRequest::to_json() const {
-    return {{"device", device},
-            {"device_uuid", device_uuid},
-            {"problem", problem_to_json(problem)},
-            {"kernel", kernel},
-            {"warmup", warmup},
-            {"iterations", iterations},
-            {"min_time_s", timing.min_time_s},
-            {"max_noise", timing.max_noise},
-            {"max_time_s", timing.max_time_s},
-            {"flush_l2", timing.flush_l2},
-            {"result", {{"d_offset", result.d_offset}, {"d_bytes", result.d_bytes}, {"indices_offset", result.indices_offset},
-                        {"values_offset", result.values_offset}, {"count", result.count}}}};
-}
-
-ExecRequest ExecRequest::from_json(const nlohmann::json& j) {
-    ExecRequest r;
-    r.device = j.at("device");
-    r.device_uuid = j.at("device_uuid");
-    r.problem = problem_from_json(j.at("problem"));
-    r.kernel = j.at("kernel");
-    r.warmup = j.at("warmup");
-    r.iterations = j.at("iterations");
-    r.timing.min_time_s = j.at("min_time_s");
-    r.timing.max_noise = j.at("max_noise");
-    r.timing.max_time_s = j.at("max_time_s");
-    r.timing.flush_l2 = j.at("flush_l2");
-    const auto& res = j.at("result");
-    r.result.d_offset = res.at("d_offset");
-    r.result.d_bytes = res.at("d_bytes");
-    r.result.indices_offset = res.at("indices_offset");
-    r.result.values_offset = res.at("values_offset");
-    r.result.count = res.at("count");
-    return r;
-}
-
-nlohmann::json ExecResult::to_json() const {
-    return {{"ok", ok},
-            {"stage", stage},
-            {"error", error},
-            {"status", status},
-            {"kernel", kernel},
-            {"times_ms", times_ms},
-            {"launches_warmup", launches_warmup},
-            {"phases", {{"create", phases.create}, {"upload", phases.upload}, {"run", phases.run}, {"download", phases.download},
-                        {"destroy", phases.destroy}, {"prepare_in_upload", phases.prepare_in_upload}}},
-            {"notes", notes},
-            {"clocks", clocks},
-            {"elements_only", elements_only},
-            {"l2_flushed", l2_flushed},
-            {"timing_note", timing_note}};
-}
-
-ExecResult ExecResult::from_json(const nlohmann::json& j) {
-    ExecResult r;
-    r.ok = j.at("ok");
-    r.stage = j.at("stage");
-    r.error = j.at("error");
-    r.status = j.at("status");
-    r.kernel = j.at("kernel");
-    r.times_ms = j.at("times_ms").get<std::vector<double>>();
-    r.launches_warmup = j.at("launches_warmup");
-    const auto& ph = j.at("phases");
-    r.phases.create = ph.at("create");
-    r.phases.upload = ph.at("upload");
-    r.phases.run = ph.at("run");
-    r.phases.download = ph.at("download");
-    r.phases.destroy = ph.at("destroy");
-    r.phases.prepare_in_upload = ph.at("prepare_in_upload");
-    r.notes = j.at("notes");
-    r.clocks = j.at("clocks");
-    r.elements_only = j.at("elements_only");
-    r.l2_flushed = j.at("l2_flushed");
-    r.timing_note = j.at("timing_note");
-    return r;
 }
 
 }  // namespace spmma

@@ -51,29 +51,4 @@ OperandBuffers OperandLayout::buffers(uint8_t* base) const {
             at(bias, sizes.bias), sizes};
 }
 
-nlohmann::json OperandLayout::to_json() const {
-    return {{"sizes", {sizes.a_values, sizes.a_indices, sizes.b, sizes.c, sizes.scale_a, sizes.scale_b, sizes.row_scale, sizes.col_scale,
-                       sizes.bias}},
-            {"offsets", {a_values, a_indices, b, c, scale_a, scale_b, row_scale, col_scale, bias}},
-            {"total", total}};
-}
-
-OperandLayout OperandLayout::from_json(const nlohmann::json& j) {
-    OperandLayout l;
-    const auto& s = j.at("sizes");
-    const auto& o = j.at("offsets");
-    l.sizes = {s.at(0), s.at(1), s.at(2), s.at(3), s.at(4), s.at(5), s.at(6), s.at(7), s.at(8)};
-    l.a_values = o.at(0);
-    l.a_indices = o.at(1);
-    l.b = o.at(2);
-    l.c = o.at(3);
-    l.scale_a = o.at(4);
-    l.scale_b = o.at(5);
-    l.row_scale = o.at(6);
-    l.col_scale = o.at(7);
-    l.bias = o.at(8);
-    l.total = j.at("total");
-    return l;
-}
-
 }  // namespace spmma

@@ -70,15 +70,15 @@ Got epilogue_text(const Job& j, std::string EpilogueSpec::*part) {
 // merge and --resume rest on them). A new key takes the next rank: it varies fastest.
 // clang-format off
 const std::vector<ProblemKey> kKeys = {
-    {"m", "--m", KeyKind::Size, KeyPart::Problem, 0, "Rows of A and D: 4096, 1000,2000, 1024:8192:1024 or 256:8192:*2", 1, false, true, nullptr, "m",
+    {"m", "--m", KeyKind::Size, KeyPart::Problem, 0, "Rows of A and D: 4096, 1000,2000, 1024:8192:1024 or 256:8192:*2 (default: --a's out features)", 1, false, true, nullptr, "m",
      [](JobDraft& d, const KeyValue& v) -> Reason { d.job.problem.m = whole(v); return std::nullopt; },
      [](const Job& j) -> Got { return KeyValue{j.problem.m}; },
      [](const spmma_problem& p) { return abi_int(p.m); }, [](spmma_problem& p, const KeyValue& v) { p.m = whole(v); }},
-    {"n", "--n", KeyKind::Size, KeyPart::Problem, 1, "Columns of B and D (list or range)", 1, false, true, nullptr, "n",
+    {"n", "--n", KeyKind::Size, KeyPart::Problem, 1, "Columns of B and D (list or range; default: --b's rows)", 1, false, true, nullptr, "n",
      [](JobDraft& d, const KeyValue& v) -> Reason { d.job.problem.n = whole(v); return std::nullopt; },
      [](const Job& j) -> Got { return KeyValue{j.problem.n}; },
      [](const spmma_problem& p) { return abi_int(p.n); }, [](spmma_problem& p, const KeyValue& v) { p.n = whole(v); }},
-    {"k", "--k", KeyKind::Size, KeyPart::Problem, 2, "Inner dimension (list or range)", 1, false, true, nullptr, "k",
+    {"k", "--k", KeyKind::Size, KeyPart::Problem, 2, "Inner dimension (list or range; default: --a's in features)", 1, false, true, nullptr, "k",
      [](JobDraft& d, const KeyValue& v) -> Reason { d.job.problem.k = whole(v); return std::nullopt; },
      [](const Job& j) -> Got { return KeyValue{j.problem.k}; },
      [](const spmma_problem& p) { return abi_int(p.k); }, [](spmma_problem& p, const KeyValue& v) { p.k = whole(v); }},

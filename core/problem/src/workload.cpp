@@ -23,6 +23,8 @@ const std::vector<std::string>& workload_keys() {
         for (const ProblemKey& key : problem_keys()) k.push_back(key.name);
         k.push_back("plugins");
         k.push_back("kernels");
+        // Operand files: not keys of the table (read before it, they give sizes and types).
+        for (const char* operand : {"a", "b", "c"}) k.push_back(operand);
         return k;
     }();
     return keys;
@@ -34,7 +36,7 @@ int64_t line_of(const toml::node& n) { return static_cast<int64_t>(n.source().be
 
 class Parser {
 public:
-    Parser(std::string file) : file_(std::move(file)) {}
+    Parser(std::string file, TensorProbe probe) : file_(std::move(file)), probe_(std::move(probe)) {}
 
     [[noreturn]] void error(const toml::node& at, const std::string& key, const std::string& msg) const {
         throw WorkloadError(file_, line_of(at), key, msg);
@@ -169,14 +171,34 @@ private:
         error(v, key.name, "unreadable value");
     }
 
+    // The tensor a key (a, b, c) names, its path relative to the workload file's folder.
+    std::optional<TensorFacts> file_operand(const toml::table& t, const char* key) const {
+        const toml::node* n = lookup(t, key);
+        if (!n) return std::nullopt;
+        if (!n->is_string()) error(*n, key, fmt::format("must be a string (\"FILE.safetensors:TENSOR\" or \"FILE.npy\"), not {}", type_name(*n)));
+        if (!probe_) error(*n, key, "operands from files are not read here");
+        const std::string text = n->as_string()->get();
+        const std::filesystem::path given(text);
+        const std::string ref = given.is_absolute() ? text : (std::filesystem::path(file_).parent_path() / given).string();
+        try {
+            return probe_(ref);
+        } catch (const std::runtime_error& e) {
+            error(*n, key, e.what());
+        }
+    }
+
     void expand(const toml::table& t, bool sweep, std::vector<Job>& out) const {
         std::string source = fmt::format("{}:{}", file_, line_of(t));
         if (const toml::node* n = lookup(t, "name")) source += " (" + string_value(*n, "name") + ")";
+        FileFacts files;
+        files.a = file_operand(t, "a");
+        files.b = file_operand(t, "b");
+        files.c = file_operand(t, "c");
 
         std::vector<KeyDimension> dims;
         for (const ProblemKey* key : keys_in_sweep_order()) {
             const toml::node* n = lookup(t, key->name);
-            if (!n && key->kind == KeyKind::Size) error(t, key->name, "missing");
+            if (!n && key->kind == KeyKind::Size && !files.size(key->name)) error(t, key->name, "missing");
             if (n) dims.push_back({key, key_values(*key, *n, sweep)});
         }
         // Filters: a string or a list of strings, not a product dimension.
@@ -186,6 +208,20 @@ private:
             const toml::node* n = lookup(t, key);
             if (!n) continue;
             for (const toml::node* v : values(*n, key, sweep, true)) dst->push_back(string_value(*v, key));
+        }
+        // What the tensors give when the entry does not: the sizes, and the types unless a dtype
+        // is given (dtype, a_type and b_type, set on top of the base, override them).
+        if (const auto m = files.size("m")) base.job.problem.m = *m;
+        if (const auto n = files.size("n")) base.job.problem.n = *n;
+        if (const auto k = files.size("k")) base.job.problem.k = *k;
+        if ((files.a || files.b) && !lookup(t, "dtype")) {
+            const DType natural = files.natural_type();
+            if (natural == DType::None && !(lookup(t, "a_type") && lookup(t, "b_type"))) {
+                const char* key = files.a ? "a" : "b";
+                const TensorFacts& f = files.a ? *files.a : *files.b;
+                error(*lookup(t, key), key, fmt::format("{} holds {}, which does not say its type: give dtype", f.ref, f.stored));
+            }
+            if (natural != DType::None) base.job.problem.a = base.job.problem.b = natural;
         }
 
         size_t total = 1;
@@ -203,26 +239,34 @@ private:
                 error(at ? *at : static_cast<const toml::node&>(t), key,
                       sweep ? fmt::format("{} (problem {})", bad->message, x.job.problem.label()) : bad->message);
             }
+            if (const auto bad = check_operand_files(x.job.problem, files)) {
+                // A key the entry gave is blamed there; one it did not give came from a tensor,
+                // and the operand whose tensor disagrees is at fault.
+                const std::string& key = lookup(t, bad->key) ? bad->key : bad->operand;
+                error(*lookup(t, key), key, bad->message);
+            }
+            x.job.files = files.files();
             out.push_back(std::move(x.job));
         });
     }
 
     std::string file_;
+    TensorProbe probe_;
     const toml::table* defaults_ = nullptr;
 };
 
 }  // namespace
 
-std::vector<Job> parse_workload(std::string_view text, const std::string& file_name) {
-    return Parser(file_name).parse(text);
+std::vector<Job> parse_workload(std::string_view text, const std::string& file_name, const TensorProbe& probe) {
+    return Parser(file_name, probe).parse(text);
 }
 
-std::vector<Job> load_workload(const std::filesystem::path& file) {
+std::vector<Job> load_workload(const std::filesystem::path& file, const TensorProbe& probe) {
     std::ifstream in(file, std::ios::binary);
     if (!in) throw WorkloadError(file.string(), 0, "", "cannot open the file");
     std::stringstream ss;
     ss << in.rdbuf();
-    return parse_workload(ss.str(), file.string());
+    return parse_workload(ss.str(), file.string(), probe);
 }
 
 }  // namespace spmma

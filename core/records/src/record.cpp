@@ -89,6 +89,14 @@ nlohmann::json problem_json(const Job& j) {
     // Derived, not keys: C has D's type; the label is for people.
     o["c_type"] = name(j.problem.c);
     o["label"] = j.problem.label();
+    // Not keys either: operands read from files are part of the problem (two layers of one
+    // shape are two problems).
+    if (!j.files.empty()) {
+        nlohmann::json files = nlohmann::json::object();
+        for (const auto& [key, ref] : {std::pair{"a", &j.files.a}, std::pair{"b", &j.files.b}, std::pair{"c", &j.files.c}})
+            if (!ref->empty()) files[key] = *ref;
+        o["operand_files"] = files;
+    }
     return o;
 }
 
@@ -158,6 +166,7 @@ nlohmann::json Record::to_json() const {
     if (phases) o["phases_ms"] = phases->to_json();
     if (!clocks.is_null()) o["clocks"] = clocks;
     if (!plugin_notes.is_null()) o["plugin_notes"] = plugin_notes;
+    if (!operand_sources.is_null()) o["operand_sources"] = operand_sources;
     if (verdict) {
         nlohmann::json first = nlohmann::json::array();
         for (const auto& m : verdict->first)
@@ -286,6 +295,8 @@ std::string reproduce_command(const Job& j, const std::string& plugin, const std
             c += fmt::format(" {} {}", key.flag, key_text(*value));
         }
     }
+    for (const auto& [option, ref] : {std::pair{"--a", &j.files.a}, std::pair{"--b", &j.files.b}, std::pair{"--c", &j.files.c}})
+        if (!ref->empty()) c += fmt::format(" {} {}", option, shell_quote(*ref));
     const TimingPolicy& t = j.timing;
     if (t.min_time_s > 0) c += fmt::format(" --min-time {}", t.min_time_s);
     if (t.max_noise > 0) c += fmt::format(" --max-noise {}", 100 * t.max_noise);

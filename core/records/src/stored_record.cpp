@@ -101,6 +101,7 @@ const std::vector<std::string>& problem_fields() {
         for (const ProblemKey& key : problem_keys())
             if (key.part == KeyPart::Problem && key.written && std::find(f.begin(), f.end(), key.record_field()) == f.end())
                 f.push_back(key.record_field());
+        f.push_back("operand_files");  // operands read from files, written beside the keys
         return f;
     }();
     return fields;

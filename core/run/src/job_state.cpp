@@ -1,6 +1,6 @@
 #include "job_state.hpp"
 
-#include <spmma/core/operands.hpp>
+#include <spmma/weights/file_operands.hpp>
 
 #include <chrono>
 
@@ -30,7 +30,7 @@ void JobState::start() {
     operands_ = std::async(std::launch::async, [this] {
                     const auto t0 = Clock::now();
                     uint8_t* base = arena_.reserve(layout_.total);
-                    generate_operands(job_.problem, layout_.buffers(base));
+                    sources_ = weights::make_operands(job_, layout_.buffers(base));
                     generate_ms_ = ms_since(t0);
                 }).share();
     if (mode_ != reference::VerifyMode::None)

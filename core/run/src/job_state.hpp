@@ -7,6 +7,8 @@
 #include <spmma/core/operand_set.hpp>
 #include <spmma/reference/verify.hpp>
 
+#include <nlohmann/json.hpp>
+
 #include <future>
 #include <vector>
 
@@ -30,6 +32,9 @@ public:
     reference::VerifyMode mode() const { return mode_; }
     const std::vector<int64_t>& samples() const { return samples_; }  // sampled: the checked elements
     double generate_ms() const { return generate_ms_; }               // how long generation took
+    // The operands read from files and where each came from (null when all were drawn); valid
+    // once wait_operands() has returned.
+    const nlohmann::json& operand_sources() const { return sources_; }
 
 private:
     const Job& job_;
@@ -39,6 +44,7 @@ private:
     std::vector<int64_t> samples_;
     OperandLayout layout_;
     double generate_ms_ = 0;
+    nlohmann::json sources_;
     std::shared_future<void> operands_;
     std::future<reference::Expected> expected_;
     reference::Expected expected_value_;

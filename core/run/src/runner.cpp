@@ -499,6 +499,7 @@ private:
         try {
             ph.generate = state.wait_operands();  // the part of generation this job did not hide
             r.generate_ms = state.generate_ms();
+            r.operand_sources = state.operand_sources();
         } catch (const std::exception& e) {
             Record err = error_record(job, &p, "generate", e.what());
             emit(err);

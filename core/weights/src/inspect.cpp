@@ -26,15 +26,6 @@ bool is_quantization_parameter(std::string_view name) {
 // GEMM): the names transformers gives them hold "embed" (embed_tokens, embed_positions).
 bool is_linear_name(std::string_view name) { return ends_with(name, ".weight") && name.find("embed") == std::string_view::npos; }
 
-// The spmma type a stored type runs as: its own, tf32 for f32, e4m3 for the int8 view the
-// checkpoint's config.json declares.
-DType run_type(StoredType s, DType int8_view) {
-    if ((s == StoredType::I8 || s == StoredType::U8) && int8_view != DType::None) return int8_view;
-    if (s == StoredType::F32) return DType::TF32;
-    const DType t = natural_type(s);
-    return t == DType::F16 || t == DType::BF16 || t == DType::E4M3 || t == DType::E5M2 || t == DType::S8 || t == DType::U8 ? t : DType::None;
-}
-
 // The type whose zeros the census counts: the stored codes' own (f32 before tf32 truncation).
 DType census_type(StoredType s, DType int8_view) {
     if ((s == StoredType::I8 || s == StoredType::U8) && int8_view != DType::None) return int8_view;
@@ -66,9 +57,15 @@ std::string LayerInfo::cannot_run() const {
     return "";
 }
 
-std::vector<std::string> LayerInfo::gemm_args(int64_t n) const {
+std::string LayerInfo::ref(const std::filesystem::path& checkpoint) const {
+    if (checkpoint.extension() == ".npy") return checkpoint.string();
+    return checkpoint.string() + ":" + name;
+}
+
+std::vector<std::string> LayerInfo::gemm_args(int64_t n, const std::filesystem::path& checkpoint) const {
     if (!cannot_run().empty()) return {};
-    return {"spmma", "gemm", "--m", std::to_string(m), "--k", std::to_string(k), "--n", std::to_string(n), "--dtype", spmma::name(type)};
+    return {"spmma", "gemm", "--m", std::to_string(m), "--k", std::to_string(k), "--n", std::to_string(n), "--dtype", spmma::name(type),
+            "--a", ref(checkpoint)};
 }
 
 CheckpointSummary summarize(const Checkpoint& c) {
@@ -99,7 +96,7 @@ CheckpointSummary summarize(const Checkpoint& c) {
 nlohmann::json CheckpointSummary::to_json(int64_t n) const {
     nlohmann::json layers_json = nlohmann::json::array();
     for (const LayerInfo& l : layers) {
-        const auto args = l.gemm_args(n);
+        const auto args = l.gemm_args(n, path);
         nlohmann::json j = {{"name", l.name},
                             {"form", l.form},
                             {"dtype", l.stored_dtype},
@@ -120,13 +117,17 @@ nlohmann::json CheckpointSummary::to_json(int64_t n) const {
     return j;
 }
 
-std::string workload_toml(const CheckpointSummary& s, const std::vector<int64_t>& tokens) {
+std::string workload_toml(const CheckpointSummary& s, const std::vector<int64_t>& tokens, const std::filesystem::path& folder) {
     // Keys in the order the README's workloads use; strings quoted and escaped by toml++.
     const auto str = [](const std::string& v) {
         std::ostringstream os;
         os << toml::value<std::string>(v);
         return os.str();
     };
+    // The checkpoint as the workload names it: relative to the workload's folder where it can be.
+    const std::filesystem::path absolute = std::filesystem::absolute(s.path).lexically_normal();
+    std::filesystem::path from_workload = absolute.lexically_relative(std::filesystem::absolute(folder).lexically_normal());
+    if (from_workload.empty()) from_workload = absolute;
     std::string sweeps, skipped;
     for (const LayerInfo& l : s.layers) {
         if (!l.linear) continue;
@@ -134,8 +135,8 @@ std::string workload_toml(const CheckpointSummary& s, const std::vector<int64_t>
             skipped += fmt::format("#   {}: {}\n", quote_name(l.name), why);
             continue;
         }
-        sweeps += fmt::format("\n[[sweep]]\nname = {}\nm = {}\nk = {}\nn = [{}]\ndtype = {}\n", str(l.name), l.m, l.k, fmt::join(tokens, ", "),
-                              str(spmma::name(l.type)));
+        sweeps += fmt::format("\n[[sweep]]\nname = {}\na = {}\nm = {}\nk = {}\nn = [{}]\ndtype = {}\n", str(l.name), str(l.ref(from_workload)), l.m,
+                              l.k, fmt::join(tokens, ", "), str(spmma::name(l.type)));
     }
     if (sweeps.empty()) throw WeightsError(s.path, "no linear layer that spmma can run: no workload to write");
     const std::string source = s.path.filename().empty() ? s.path.parent_path().filename().string() : s.path.filename().string();

@@ -74,6 +74,13 @@ std::optional<StoredType> parse_npy_descr(std::string_view d) {
     return std::nullopt;
 }
 
+DType run_type(StoredType s, DType int8_view) {
+    if ((s == StoredType::I8 || s == StoredType::U8) && int8_view != DType::None) return int8_view;
+    if (s == StoredType::F32) return DType::TF32;
+    const DType t = natural_type(s);
+    return t == DType::F16 || t == DType::BF16 || t == DType::E4M3 || t == DType::E5M2 || t == DType::S8 || t == DType::U8 ? t : DType::None;
+}
+
 std::optional<ReadPlan> plan_read(StoredType s, DType t, std::string* why) {
     const DType natural = natural_type(s);
     if (natural != DType::None && natural == t) return ReadPlan{Reading::Bits, t};

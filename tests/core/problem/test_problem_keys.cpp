@@ -58,11 +58,12 @@ TEST_CASE("every key has its own name, flag and sweep rank", "[keys]") {
     CHECK_THROWS_AS(problem_key("saturate"), std::logic_error);
 }
 
-TEST_CASE("the workload accepts exactly the keys of the table, besides name, plugins and kernels", "[keys][workload]") {
+TEST_CASE("the workload accepts exactly the keys of the table, besides name, plugins, kernels and the operand files a, b, c", "[keys][workload]") {
     std::vector<std::string> want = {"name"};
     for (const ProblemKey& k : problem_keys()) want.push_back(k.name);
     want.push_back("plugins");
     want.push_back("kernels");
+    for (const char* operand : {"a", "b", "c"}) want.push_back(operand);
     CHECK(workload_keys() == want);
 }
 
@@ -105,10 +106,10 @@ TEST_CASE("spmma gemm names the option of an impossible problem, --dtype for typ
     CHECK_THAT(gemm_error(sizes_and({{"dtype", {"f32"}}})), Catch::StartsWith("--dtype: f32 cannot be an A operand type"));
     GemmSpec no_k = sizes_and({});
     no_k.given.erase("k");
-    CHECK(gemm_error(no_k) == "--k is required");
+    CHECK(gemm_error(no_k) == "--k is required (or --a, whose tensor gives it)");
 }
 
-TEST_CASE("spmma gemm runs each --dtype in turn with the sizes inside, and --a-type alone sets B too", "[keys]") {
+TEST_CASE("spmma gemm runs each --dtype in turn with the sizes inside, --a-type alone sets B too", "[keys]") {
     const auto jobs = jobs_from_spec(sizes_and({{"m", {"64,128"}}, {"dtype", {"f16", "bf16"}}}));
     REQUIRE(jobs.size() == 4);
     CHECK(jobs[0].problem.a == DType::F16);

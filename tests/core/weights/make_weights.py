@@ -24,6 +24,10 @@ recompute them (value(i, j) below names each; test_weights_files.cpp has the sam
     ct_fp8_dense.safetensors     the same two weights dense (F8_E4M3 [32, 64]), for the round trip
     sharded/                     model.safetensors.index.json and two shards, tensors written in
                                  reverse name order (offsets not sorted by name)
+    layer_io.safetensors         a layer with its input and residual, for A, B and C together:
+                                 model.layers.0.mlp.up_proj.weight  F16 [16, 32]  dense(i, j)  (A: m 16, k 32)
+                                 activations                        F16 [8, 32]   fp8(i, j)    (B: n 8 x k)
+                                 residual                           F16 [16, 8]   dense(i, j)  (C: m x n)
     npy/                         f2 f4 i1 u1 (v1.0), bf16 as ml_dtypes writes it (<V2) and as
                                  older numpy does (|V2), bf16 bits as <u2, e4m3 as <V1, version
                                  2.0 and 3.0 headers, and refused ones: fortran order, big-endian
@@ -221,6 +225,13 @@ def compressed_tensors(out):
         json.dump(config, f, indent=2)
 
 
+def layer_io(out):
+    write_safetensors(os.path.join(out, "layer_io.safetensors"),
+                      [entry("model.layers.0.mlp.up_proj.weight", grid(16, 32, dense).astype(np.float16), "F16"),
+                       entry("activations", grid(8, 32, fp8).astype(np.float16), "F16"),
+                       entry("residual", grid(16, 8, dense).astype(np.float16), "F16")])
+
+
 def sharded(out):
     folder = os.path.join(out, "sharded")
     os.makedirs(folder, exist_ok=True)
@@ -285,7 +296,7 @@ def main():
         raise SystemExit(__doc__)
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
-    for make in (dense_f16, sparse24_bf16, e4m3, compressed_tensors, sharded, npy):
+    for make in (dense_f16, sparse24_bf16, e4m3, compressed_tensors, layer_io, sharded, npy):
         make(out)
     print(f"weights test files written to {out} and read back by safetensors and numpy")
 

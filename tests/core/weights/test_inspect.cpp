@@ -3,6 +3,7 @@
 #include "weights_test.hpp"
 
 #include <spmma/core/workload.hpp>
+#include <spmma/weights/file_operands.hpp>
 #include <spmma/weights/inspect.hpp>
 
 using namespace spmma;
@@ -47,7 +48,8 @@ const LayerInfo& layer(const CheckpointSummary& s, const std::string& name) {
 }  // namespace
 
 TEST_CASE("summarize lists the 2-D tensors and bitmask layers with shape, dtype, 2:4 share and the type each runs as") {
-    const auto s = summarize(Checkpoint(checkpoint("inspect_layers")));
+    const auto path = checkpoint("inspect_layers");
+    const auto s = summarize(Checkpoint(path));
     REQUIRE(s.layers.size() == 5);
     REQUIRE(s.other_tensors == 5);  // the bias, the three parts of the bitmask layer, its scale
     const auto& up = layer(s, "model.layers.0.mlp.up_proj.weight");
@@ -59,7 +61,8 @@ TEST_CASE("summarize lists the 2-D tensors and bitmask layers with shape, dtype,
     REQUIRE(*up.share_2_4 == 0.75);
     REQUIRE_FALSE(up.is_2_4());
     REQUIRE(up.linear);
-    REQUIRE(up.gemm_args(16) == std::vector<std::string>{"spmma", "gemm", "--m", "2", "--k", "8", "--n", "16", "--dtype", "f16"});
+    REQUIRE(up.gemm_args(16, path) == std::vector<std::string>{"spmma", "gemm", "--m", "2", "--k", "8", "--n", "16", "--dtype", "f16",
+                                                               "--a", path.string() + ":model.layers.0.mlp.up_proj.weight"});
     REQUIRE_FALSE(layer(s, "model.embed_tokens.weight").linear);
     const auto& o = layer(s, "model.layers.0.attn.o_proj.weight");
     REQUIRE(o.type == DType::TF32);
@@ -68,7 +71,7 @@ TEST_CASE("summarize lists the 2-D tensors and bitmask layers with shape, dtype,
     const auto& k = layer(s, "model.layers.0.attn.k_proj.weight");
     REQUIRE(k.type == DType::None);
     REQUIRE(k.cannot_run() == "no spmma operand type reads F64");
-    REQUIRE(k.gemm_args(16).empty());
+    REQUIRE(k.gemm_args(16, path).empty());
     const auto& down = layer(s, "model.layers.1.mlp.down_proj");
     REQUIRE(down.form == "sparse-24-bitmask");
     REQUIRE(down.is_2_4());
@@ -78,11 +81,13 @@ TEST_CASE("summarize lists the 2-D tensors and bitmask layers with shape, dtype,
 }
 
 TEST_CASE("the workload of every linear layer is one sweep each at the token counts, and the workload parser accepts it") {
-    const auto s = summarize(Checkpoint(checkpoint("inspect_workload")));
-    const std::string toml = workload_toml(s, {1, 16, 128});
+    const auto path = checkpoint("inspect_workload");
+    const auto s = summarize(Checkpoint(path));
+    const std::string toml = workload_toml(s, {1, 16, 128}, path.parent_path());
     INFO(toml);
     REQUIRE(toml.find("\"model.layers.0.attn.k_proj.weight\": no spmma operand type reads F64") != std::string::npos);
-    const auto jobs = parse_workload(toml, "inspect.toml");
+    REQUIRE(toml.find("a = '" + path.filename().string() + ":model.layers.0.mlp.up_proj.weight'") != std::string::npos);
+    const auto jobs = parse_workload(toml, (path.parent_path() / "inspect.toml").string(), probe_tensor);
     REQUIRE(jobs.size() == 3 * 3);  // up_proj, o_proj (tf32), down_proj at three token counts; not the embedding
     REQUIRE(jobs[0].problem.m == 2);
     REQUIRE(jobs[0].problem.n == 1);
@@ -93,11 +98,12 @@ TEST_CASE("the workload of every linear layer is one sweep each at the token cou
 }
 
 TEST_CASE("the JSON listing holds each layer with its gemm line, or why it cannot run") {
-    const auto j = summarize(Checkpoint(checkpoint("inspect_json"))).to_json(32);
+    const auto path = checkpoint("inspect_json");
+    const auto j = summarize(Checkpoint(path)).to_json(32);
     REQUIRE(j["layers"].size() == 5);
     for (const auto& l : j["layers"]) {
         if (l["name"] == "model.layers.0.mlp.up_proj.weight") {
-            REQUIRE(l["gemm"] == "spmma gemm --m 2 --k 8 --n 32 --dtype f16");
+            REQUIRE(l["gemm"] == "spmma gemm --m 2 --k 8 --n 32 --dtype f16 --a " + path.string() + ":model.layers.0.mlp.up_proj.weight");
             REQUIRE(l["share_2_4"] == 0.75);
             REQUIRE(l["shape"] == nlohmann::json::array({2, 8}));
         }
@@ -112,5 +118,5 @@ TEST_CASE("the JSON listing holds each layer with its gemm line, or why it canno
 TEST_CASE("a checkpoint without a linear layer spmma can run has no workload") {
     const auto file = spmma::test::write_bytes(spmma::test::scratch_dir("no_linear") / "m.safetensors",
                                                make_safetensors({{"norm.weight", "F16", {8}, std::string(16, '\0')}}));
-    spmma::test::require_refused([&] { workload_toml(summarize(Checkpoint(file)), {16}); }, file, "no linear layer that spmma can run");
+    spmma::test::require_refused([&] { workload_toml(summarize(Checkpoint(file)), {16}, file.parent_path()); }, file, "no linear layer that spmma can run");
 }

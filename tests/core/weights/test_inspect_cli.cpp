@@ -3,6 +3,7 @@
 #include "../../app/cli.hpp"
 
 #include <spmma/core/workload.hpp>
+#include <spmma/weights/file_operands.hpp>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -16,29 +17,33 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 }  // namespace
 
 TEST_CASE("spmma inspect lists each 2-D tensor with shape, dtype, 2:4 and a gemm line, the bitmask layers as such") {
-    const auto r = spmma_cli("inspect " + (kData / "ct_fp8").string());
+    const std::string ct = (kData / "ct_fp8").string();
+    const auto r = spmma_cli("inspect " + ct);
     INFO(r.out);
     REQUIRE(r.code == 0);
     REQUIRE(has(r.out, "model.layers.0.mlp.down_proj  [32, 64]  F8_E4M3  2:4 (sparse-24-bitmask), weight_scale per channel\n"
-                       "    spmma gemm --m 32 --k 64 --n 16 --dtype e4m3\n"));
+                       "    spmma gemm --m 32 --k 64 --n 16 --dtype e4m3 --a " + ct + ":model.layers.0.mlp.down_proj\n"));
     REQUIRE(has(r.out, "model.layers.1.mlp.down_proj  [32, 64]  I8  2:4 (sparse-24-bitmask), weight_scale per tensor\n"
-                       "    spmma gemm --m 32 --k 64 --n 16 --dtype e4m3\n"));
-    const auto s = spmma_cli("inspect " + (kData / "sparse24_bf16.safetensors").string() + " --n 128");
-    REQUIRE(has(s.out, "model.layers.0.self_attn.q_proj.weight  [32, 64]  BF16  2:4\n    spmma gemm --m 32 --k 64 --n 128 --dtype bf16\n"));
+                       "    spmma gemm --m 32 --k 64 --n 16 --dtype e4m3 --a " + ct + ":model.layers.1.mlp.down_proj\n"));
+    const std::string bf16 = (kData / "sparse24_bf16.safetensors").string();
+    const auto s = spmma_cli("inspect " + bf16 + " --n 128");
+    REQUIRE(has(s.out, "model.layers.0.self_attn.q_proj.weight  [32, 64]  BF16  2:4\n    spmma gemm --m 32 --k 64 --n 128 --dtype bf16 --a " + bf16 +
+                           ":model.layers.0.self_attn.q_proj.weight\n"));
     const auto d = spmma_cli("inspect " + (kData / "dense_f16.safetensors").string());
     REQUIRE(has(d.out, "model.layers.0.mlp.up_proj.weight  [64, 128]  F16  dense, "));
     REQUIRE(has(d.out, "1 other tensor\n"));
 }
 
 TEST_CASE("spmma inspect --json gives the same listing as JSON") {
-    const auto r = spmma_cli("inspect --json " + (kData / "sharded").string());
+    const std::string sharded = (kData / "sharded").string();
+    const auto r = spmma_cli("inspect --json " + sharded);
     INFO(r.out);
     REQUIRE(r.code == 0);
     const auto j = nlohmann::json::parse(r.out);
     REQUIRE(j["files"].size() == 2);
     REQUIRE(j["layers"].size() == 3);
     REQUIRE(j["layers"][0]["name"] == "lm_head.weight");
-    REQUIRE(j["layers"][0]["gemm"] == "spmma gemm --m 32 --k 64 --n 16 --dtype f16");
+    REQUIRE(j["layers"][0]["gemm"] == "spmma gemm --m 32 --k 64 --n 16 --dtype f16 --a " + sharded + ":lm_head.weight");
     REQUIRE(j["other_tensors"] == 1);
 }
 
@@ -47,11 +52,12 @@ TEST_CASE("spmma inspect --workload writes a workload of every linear layer that
     const auto r = spmma_cli("inspect " + (kData / "sharded").string() + " --workload " + out + " --tokens 1,16,128");
     INFO(r.out);
     REQUIRE(r.code == 0);
-    const auto jobs = spmma::load_workload(out);
+    const auto jobs = spmma::load_workload(out, spmma::weights::probe_tensor);
     REQUIRE(jobs.size() == 3 * 3);
     REQUIRE(jobs[0].problem.m == 32);
     REQUIRE(jobs[0].problem.k == 64);
     REQUIRE(jobs[0].problem.a == spmma::DType::F16);
+    REQUIRE(jobs[0].files.a == std::filesystem::absolute(kData / "sharded").lexically_normal().string() + ":lm_head.weight");
     const auto run = spmma_cli("run " + out + " --plugin cpu --no-progress --shard 0/9");
     INFO(run.out);
     REQUIRE(run.code == 0);

@@ -13,6 +13,10 @@
 #include <string>
 #include <vector>
 
+namespace spmma::protocol {
+class Handlers;
+}
+
 namespace spmma::conformance {
 
 enum class Outcome { Pass, Fail, Skip };
@@ -29,7 +33,7 @@ struct CheckResult {
     static CheckResult from_json(const nlohmann::json& j);
 };
 
-// The checks in the order they run (check_plugin and the worker's "check" request use these names).
+// The checks in the order they run (check_plugin and the worker's Check request use these names).
 const std::vector<std::string>& check_names();
 
 // ---- the problem catalog (verification, and the small problems other checks need) ----------
@@ -52,15 +56,20 @@ struct InstalledPlugin {
     std::filesystem::path file;
     std::string name;
 };
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstalledPlugin, file, name)
 
+// The worker protocol's Check request (worker_protocol.hpp) carries it.
 struct CheckRequest {
     std::string name;                      // one of check_names()
     int device = 0;
     std::string family;                    // verification: the family to run
     std::vector<InstalledPlugin> installed;
-    nlohmann::json to_json() const;
-    static CheckRequest from_json(const nlohmann::json& j);
 };
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CheckRequest, name, device, family, installed)
+
+// Registers the worker's Check request in its table: the check the request names, run on the
+// plugin loaded there (spmma's worker command registers it; the worker knows no checks).
+void serve_checks(protocol::Handlers& handlers);
 
 // ---- the whole suite, from the parent -------------------------------------------------------
 

@@ -1,4 +1,4 @@
-// Internal to the core (conformance, the worker): the conformance checks as the worker runs them,
+// Internal to the conformance suite: the checks as they run in the worker (serve_checks),
 // one function per check, each in the file of its concept (conformance_describe.cpp,
 // conformance_arguments.cpp, ...), and what they share: the plugin, the request, the stage
 // reporter, findings, a small supported problem.
@@ -92,7 +92,7 @@ CheckResult check_churn(const CheckContext& c);
 CheckResult check_last_error_threads(const CheckContext& c);
 CheckResult check_iterations(const CheckContext& c);
 
-// Runs the check the request names on the plugin loaded here (the worker's "check" request).
+// Runs the check the request names on the plugin loaded here (the worker's Check request, worker_protocol.hpp).
 CheckResult run_check(const Plugin& plugin, const CheckRequest& request, const StageListener& stage);
 
 }  // namespace spmma::conformance::detail

@@ -7,8 +7,6 @@
 #include <spmma/core/operand_set.hpp>
 #include <spmma/core/plugins.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -75,10 +73,5 @@ std::vector<std::unique_ptr<PluginEndpoint>> open_plugin_files(const std::vector
 
 // The usable endpoint named `name`, or nullptr.
 PluginEndpoint* find_endpoint(const std::vector<std::unique_ptr<PluginEndpoint>>& eps, const std::string& name);
-
-nlohmann::json identity_to_json(const PluginIdentity& p);
-PluginIdentity identity_from_json(const nlohmann::json& j);
-nlohmann::json device_to_json(const DeviceInfo& d);
-DeviceInfo device_from_json(const nlohmann::json& j);
 
 }  // namespace spmma

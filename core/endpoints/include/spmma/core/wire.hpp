@@ -27,6 +27,8 @@ enum class ReceiveStatus { Ok, Closed, TimedOut, Bad };
 
 // Waits for one message. `idle` is called with any other descriptor in `watch` that becomes
 // readable while waiting (the worker's stderr pipe), so its output is forwarded as it comes.
+// Anything but Ok leaves `out` without descriptors: those that came with a rejected or cut-off
+// message are closed.
 ReceiveStatus receive(int socket, Message& out, Deadline deadline, const std::vector<int>& watch = {},
                       const std::function<void(int fd)>& idle = {});
 

@@ -1,7 +1,8 @@
 // One (problem, plugin, kernel) run as plugin calls: create, upload, the timing loop, download of
 // D (all of it, or only the elements a sampled check reads), destroy; each call's wall time as a
 // phase. The same code runs inside a worker process (worker_main.hpp) and, with --in-process, in
-// spmma itself. Everything crossing between the two is plain data with a JSON form.
+// spmma itself. Everything crossing between the two is plain data; its JSON forms are the worker
+// protocol's (worker_protocol.hpp).
 #pragma once
 
 #include <spmma/core/clocks.hpp>
@@ -34,8 +35,6 @@ struct ExecRequest {
     int warmup = 0, iterations = 1;
     TimingPolicy timing;
     ResultLayout result;
-    nlohmann::json to_json() const;
-    static ExecRequest from_json(const nlohmann::json& j);
 };
 
 // Wall time of each plugin call, in milliseconds.
@@ -44,13 +43,19 @@ struct CallPhases {
     double prepare_in_upload = 0;  // the plugin's own "prepare_ms" (packing, algorithm search) inside upload
 };
 
+// Each timed launch's milliseconds as the plugin reported them, NaN or infinity included (a type of
+// its own for the wire, which spells those as strings: worker_protocol.hpp).
+struct LaunchTimes : std::vector<double> {
+    using std::vector<double>::vector;
+};
+
 struct ExecResult {
     bool ok = false;
     std::string stage;                 // failed: the call that failed
     std::string error;                 // failed: the call's message
     spmma_status status = SPMMA_OK;
     std::string kernel;                // what the handle ran
-    std::vector<double> times_ms;      // every timed launch
+    LaunchTimes times_ms;              // every timed launch
     int launches_warmup = 0;
     CallPhases phases;
     nlohmann::json notes;              // describe_handle's object (null when the plugin has none)
@@ -59,8 +64,6 @@ struct ExecResult {
     bool l2_flushed = false;
     std::string timing_note;           // e.g. "noise 2.1 % above --max-noise 1 % after --max-time 10 s"
     bool lost = false;                 // the worker died or hung (error says how); never sent by a worker
-    nlohmann::json to_json() const;
-    static ExecResult from_json(const nlohmann::json& j);
 };
 
 // Told the stage before each plugin call (a worker reports it, so a crash names the call).

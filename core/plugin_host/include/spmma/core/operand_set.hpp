@@ -7,8 +7,6 @@
 #include <spmma/core/operands.hpp>
 #include <spmma/core/shared_memory.hpp>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <string>
 
@@ -40,8 +38,6 @@ struct OperandLayout {
     static OperandLayout of(const OperandSizes& s);
     OperandBuffers buffers(uint8_t* base) const;
     spmma_operands view(const uint8_t* base) const { return buffers(const_cast<uint8_t*>(base)).view(); }
-    nlohmann::json to_json() const;
-    static OperandLayout from_json(const nlohmann::json& j);
 };
 
 // What an execution reads and writes: the operand arena with its layout, and the result arena.

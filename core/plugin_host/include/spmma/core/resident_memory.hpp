@@ -1,5 +1,5 @@
-// Internal to the core: the resident memory of this process (the worker's, for `rss` requests and
-// the conformance suite's leak check).
+// Internal to the core: the resident memory of this process (the conformance suite's leak check
+// reads it in the worker).
 #pragma once
 
 #include <cstddef>

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <spmma/core/job.hpp>
+#include <spmma/core/operand_files.hpp>
 
 #include <map>
 #include <string>
@@ -18,9 +19,14 @@ struct GemmSpec {
     // --op: a named preset (op_presets()) of types and epilogue, applied before the keys: the
     // keys given refine it.
     std::string op;
+    // --a, --b, --c: operands from files (operand_files.hpp). Not keys of the table: their
+    // tensors give the sizes and types the keys leave out.
+    std::string a_file, b_file, c_file;
 };
 
 // Throws std::invalid_argument naming the option at fault ("--k: k must be a multiple of 4 ...").
-std::vector<Job> jobs_from_spec(const GemmSpec& spec);
+// With --a, its tensor gives m and k and (without --dtype or --a-type) the types; with --b, n.
+// `probe` reads what the problem needs of each file; without one, a file operand is refused.
+std::vector<Job> jobs_from_spec(const GemmSpec& spec, const TensorProbe& probe = {});
 
 }  // namespace spmma

@@ -2,6 +2,7 @@
 // where it came from (file:line or the command line).
 #pragma once
 
+#include <spmma/core/operand_files.hpp>
 #include <spmma/core/problem.hpp>
 #include <spmma/reference/verify.hpp>
 
@@ -30,6 +31,7 @@ struct Job {
     // Its place in the sweep (records carry it, spmma merge checks completeness with it).
     int64_t index = 0, count = 1;     // job `index` of `count` in the workload
     std::string shard;                // "I/N" when the run took a shard
+    OperandFiles files;               // operands read from files (core/weights); empty: all drawn
 };
 
 }  // namespace spmma

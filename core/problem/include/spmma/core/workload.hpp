@@ -3,6 +3,7 @@
 #pragma once
 
 #include <spmma/core/job.hpp>
+#include <spmma/core/operand_files.hpp>
 
 #include <cstdint>
 #include <filesystem>
@@ -21,8 +22,11 @@ public:
     std::string key;
 };
 
-std::vector<Job> load_workload(const std::filesystem::path& file);
-std::vector<Job> parse_workload(std::string_view text, const std::string& file_name);
+// Keys a, b, c name operand files (paths relative to the workload file's folder); `probe` reads
+// what the problem needs of each (m and k from A's tensor, n from B's, the types when no dtype
+// is given). Without a probe a file operand is refused.
+std::vector<Job> load_workload(const std::filesystem::path& file, const TensorProbe& probe = {});
+std::vector<Job> parse_workload(std::string_view text, const std::string& file_name, const TensorProbe& probe = {});
 
 // The keys a [defaults], [[problem]] or [[sweep]] table may hold, in documentation order.
 const std::vector<std::string>& workload_keys();

@@ -86,6 +86,7 @@ struct Record {
     nlohmann::json clocks;        // GPU records: clocks, power and throttle reasons over the timed launches
     nlohmann::json plugin_notes;  // the plugin's describe_handle object
     std::string d_transfer;       // "all" (D downloaded) or "elements" (only the checked elements)
+    nlohmann::json operand_sources;  // operands read from files: {"a": {file, tensor, sha256, ...}}; null when drawn
 
     nlohmann::json to_json() const;
     static std::vector<std::string> csv_header();

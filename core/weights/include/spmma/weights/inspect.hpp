@@ -29,9 +29,11 @@ struct LayerInfo {
     bool is_2_4() const { return share_2_4 && *share_2_4 == 1.0; }
     // Why it cannot run as a gemm (empty when it can).
     std::string cannot_run() const;
-    // `spmma gemm --m M --k K --n N --dtype T` as arguments (empty when it cannot run); the
-    // operand-from-file option goes after them.
-    std::vector<std::string> gemm_args(int64_t n) const;
+    // `spmma gemm --m M --k K --n N --dtype T --a CHECKPOINT:NAME` as arguments (empty when it
+    // cannot run): the layer's own weight as A.
+    std::vector<std::string> gemm_args(int64_t n, const std::filesystem::path& checkpoint) const;
+    // How --a and a workload's `a` name it: "CHECKPOINT:NAME", a .npy file by its path alone.
+    std::string ref(const std::filesystem::path& checkpoint) const;
 };
 
 struct CheckpointSummary {
@@ -50,8 +52,9 @@ struct CheckpointSummary {
 CheckpointSummary summarize(const Checkpoint& c);
 
 // A workload (version 1) that `spmma run` reads: one [[sweep]] per linear layer that can run,
-// named after it, with m, k, dtype and n = the token counts. Layers that cannot run are listed
-// in a comment with the reason.
-std::string workload_toml(const CheckpointSummary& s, const std::vector<int64_t>& tokens);
+// named after it, with m, k, dtype, n = the token counts and a = the layer's weight (its path
+// relative to `folder`, where the workload is written). Layers that cannot run are listed in
+// a comment with the reason.
+std::string workload_toml(const CheckpointSummary& s, const std::vector<int64_t>& tokens, const std::filesystem::path& folder);
 
 }  // namespace spmma::weights

@@ -33,6 +33,11 @@ std::optional<StoredType> parse_npy_descr(std::string_view descr);
 // e4m3, F8_E5M2 -> e5m2, F8_E8M0 -> ue8m0, I8 -> s8, U8 -> u8; DType::None for the rest.
 DType natural_type(StoredType s);
 
+// The operand type a stored tensor runs as when no type is asked for: its own, tf32 for f32,
+// the checkpoint's int8 view (e4m3, config.json) for 1-byte integers; None when no operand type
+// holds it as it is (raw bytes, wider integers, f64, ue8m0).
+DType run_type(StoredType s, DType int8_view);
+
 enum class Reading {
     Bits,     // the stored codes are the operand's codes
     View,     // the stored bytes are the operand's codes under another name (int8 -> e4m3)

@@ -29,7 +29,7 @@ struct Counts {
     static std::string seconds(double s) { return fmt::format("{:.6f}", s > 0 && s < 1e12 ? s : 0.0); }
 };
 
-std::string attr(const char* name, const std::string& value) { return fmt::format(" {}=\"{}\"", name, markup_escape(value)); }
+std::string attr(const char* name, const std::string& value) { return fmt::format(" {}=\"{}\"", name, markup_attribute(value)); }
 
 void write_case(std::string& out, const JunitCase& c, const std::string& name) {
     out += fmt::format("    <testcase{}{} time=\"{}\"", attr("classname", c.classname), attr("name", name), Counts::seconds(c.time_s));

@@ -77,6 +77,16 @@ TEST_CASE("markup escaping covers the five specials, control bytes and broken UT
     CHECK(markup_escape("\xED\xA0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD");  // a surrogate
 }
 
+TEST_CASE("an attribute value keeps tabs and line breaks as character references, element text keeps them raw", "[junit][markup]") {
+    CHECK(markup_attribute("a\tb\nc\r\n<d>") == "a&#9;b&#10;c&#13;&#10;&lt;d&gt;");
+    CHECK(markup_attribute("bell\x07") == "bell\xEF\xBF\xBD");
+    JunitSuite s;
+    s.name = "one";
+    s.cases.push_back({"p.k", "c", 0.5, JunitOutcome::Failure, "line 1\nline 2\tend", "slower", "line 1\nline 2", ""});
+    const std::string xml = junit_xml("doc", {s});
+    CHECK_THAT(xml, Catch::Contains("<failure message=\"line 1&#10;line 2&#9;end\" type=\"slower\">line 1\nline 2</failure>"));
+}
+
 TEST_CASE("the JUnit document counts its cases and keeps test names unique", "[junit]") {
     JunitSuite s;
     s.name = "one";

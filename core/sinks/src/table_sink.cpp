@@ -155,6 +155,13 @@ void TableSink::finish() {
     if (!skipped_.empty() && style_.wide) {
         fmt::print(out_, "{}skipped:\n", header_done_ ? "\n" : "");
         for (const auto& [k, n] : skipped_) fmt::print(out_, "  {} ({} problem{})\n", k, n, n == 1 ? "" : "s");
+    } else if (skipped_.size() == 1) {
+        // NOTES: one reason for every skip (a kernel glob that matched nothing, a plugin without
+        // a GPU) is the answer the user needs: it is shown whole, wrapped to the width.
+        const auto& [why, n] = *skipped_.begin();
+        fmt::print(out_, "{}", header_done_ ? "\n" : "");
+        for (const auto& l : wrap(fmt::format("skipped ({} problem{}): {}", n, n == 1 ? "" : "s", why), style_.width, kIndent))
+            fmt::print(out_, "{}\n", l);
     } else if (!skipped_.empty()) {
         fmt::print(out_, "{}{}\n", header_done_ ? "\n" : "", skipped_line());
     }

@@ -30,9 +30,7 @@ size_t utf8_sequence(std::string_view s, size_t i) {
     return len;
 }
 
-}  // namespace
-
-std::string markup_escape(std::string_view text) {
+std::string escape(std::string_view text, bool attribute) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);
     for (size_t i = 0; i < text.size();) {
@@ -54,7 +52,9 @@ std::string markup_escape(std::string_view text) {
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
             case '\'': out += "&#39;"; break;
-            case '\t': case '\n': case '\r': out += c; break;
+            case '\t': out += attribute ? "&#9;" : "\t"; break;
+            case '\n': out += attribute ? "&#10;" : "\n"; break;
+            case '\r': out += attribute ? "&#13;" : "\r"; break;
             default:
                 if (static_cast<uint8_t>(c) < 0x20 || c == 0x7F) out += kReplacement;
                 else out += c;
@@ -63,5 +63,11 @@ std::string markup_escape(std::string_view text) {
     }
     return out;
 }
+
+}  // namespace
+
+std::string markup_escape(std::string_view text) { return escape(text, false); }
+
+std::string markup_attribute(std::string_view text) { return escape(text, true); }
 
 }  // namespace spmma
