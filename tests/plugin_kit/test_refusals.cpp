@@ -41,13 +41,13 @@ TEST_CASE("is_float_type: f32, f16, bf16 only", "[plugin_kit]") {
 TEST_CASE("unfused_epilogue_reason: empty for a plain problem, else names the plugin and every part of the epilogue", "[plugin_kit]") {
     spmma_problem p{};
     p.d_type = SPMMA_BF16;
-    CHECK(unfused_epilogue_reason(p, "sm90a").empty());
+    CHECK(unfused_epilogue_reason(p, "sm80").empty());
     p.row_scale = p.col_scale = 1;
     p.bias = SPMMA_BIAS_COL;
     p.bias_type = SPMMA_BF16;
     p.activation = SPMMA_ACTIVATION_GELU_TANH;
-    CHECK(unfused_epilogue_reason(p, "sm90a") ==
-          "unsupported: the sm90a plugin does not apply the epilogue yet (rs cs bias:col/bf16 gelu-tanh); it computes alpha*A*B + "
+    CHECK(unfused_epilogue_reason(p, "sm80") ==
+          "unsupported: the sm80 plugin does not apply the epilogue yet (rs cs bias:col/bf16 gelu-tanh); it computes alpha*A*B + "
           "beta*C only");
     spmma_problem q{};
     q.activation = SPMMA_ACTIVATION_SILU;
