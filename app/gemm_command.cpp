@@ -38,6 +38,9 @@ public:
             const bool shows_default = !key.typed_default && (key.kind == KeyKind::Choice || key.kind == KeyKind::Integer || key.kind == KeyKind::Number);
             if (const auto value = shows_default ? key.get(shown) : std::nullopt) o->default_str(key_text(*value));
         }
+        cmd_->add_option("--op", op_,
+                         "A named op presetting types and epilogue (the options above refine it): scaled-mm = e4m3 x e4m3 -> bf16 with "
+                         "random row and column scales and a bf16 bias per row");
         // Operands from files: not keys (their tensors give the sizes and types left out), so
         // neither a workload's sweep nor the table declares them.
         cmd_->add_option("--a", a_file_,
@@ -50,6 +53,7 @@ public:
     CLI::App* subcommand() const override { return cmd_; }
     int execute() override {
         GemmSpec spec;
+        spec.op = op_;
         for (const auto& [name, text] : texts_)
             if (!text.empty()) spec.given[name] = {text};
         for (const std::string& list : dtypes_) {
@@ -88,6 +92,7 @@ private:
     std::map<std::string, std::string> texts_;  // by key name
     std::vector<std::string> dtypes_;
     std::map<std::string, bool> flags_;
+    std::string op_;  // --op
     std::string a_file_, b_file_, c_file_;
     RunOptions options_;
 };

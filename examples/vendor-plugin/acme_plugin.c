@@ -121,6 +121,10 @@ static spmma_status check(int32_t device, const spmma_problem* in, const char* k
     if (device != 0) return fail(SPMMA_UNSUPPORTED, "acme has one device, 0");
     if (p->pattern != SPMMA_PATTERN_2_4 || p->k % 4) return fail(SPMMA_UNSUPPORTED, "acme runs 2:4 A with k a multiple of 4");
     if (p->scale_type != SPMMA_DTYPE_NONE) return fail(SPMMA_UNSUPPORTED, "acme has no block scaling");
+#if SPMMA_ABI_MINOR >= 2
+    /* ABI 1.2's epilogue (scales, bias, activation): refused, so that only what acme computes runs. */
+    if (spmma_problem_has_epilogue(p)) return fail(SPMMA_UNSUPPORTED, "acme has no epilogue beyond alpha and beta");
+#endif
     const char* k = kernel_for(p);
     if (!k) return fail(SPMMA_UNSUPPORTED, "acme runs f16 (f32 acc, f16 out) and s8/u8 (s32, no satfinite) only");
     if (kernel && strcmp(kernel, k) != 0) return fail(SPMMA_UNSUPPORTED, "that kernel does not run this type");

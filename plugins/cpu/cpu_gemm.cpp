@@ -86,6 +86,8 @@ void CpuGemm::upload(const spmma_operands& o) {
             for (int64_t b = 0; b < blocks; ++b)
                 sb_t_[b * n + j] = static_cast<float>(spmma::decode(dt(p_.scale_type), o.scale_b[j * blocks + b]));
     }
+    epilogue_ = spmma_problem_has_epilogue(&p_) != 0;
+    if (epilogue_) epi_ = spmma_plugin::HostEpilogue(p_, o);
     out_.assign(static_cast<size_t>(m * n), 0.0);
 }
 
@@ -108,6 +110,7 @@ void CpuGemm::compute() {
 // contiguous slice of B's row per non-zero, so only non-zeros are multiplied and the inner loop
 // vectorizes. Accumulation is f32 like the hardware's; f16 accumulation adds each 32-wide k
 // chunk (summed in f32) into an f16-rounded accumulator; block scales multiply each k block's sum.
+// The epilogue of ABI 1.2 runs in f32 on the finished accumulator (HostEpilogue), rounded once.
 void CpuGemm::compute_float() {
     const int64_t m = p_.m, n = p_.n, k = p_.k, kh = k / 2;
     const bool f16acc = p_.acc_type == SPMMA_F16;
@@ -140,6 +143,11 @@ void CpuGemm::compute_float() {
                     }
                 }
                 double* o = &out_[i * n + j0];
+                if (epilogue_) {
+                    for (int64_t j = 0; j < w; ++j)
+                        o[j] = epi_(i, j0 + j, acc[j], c_.empty() ? 0.0f : static_cast<float>(c_[i * n + j0 + j]));
+                    continue;
+                }
                 for (int64_t j = 0; j < w; ++j)
                     o[j] = p_.alpha * acc[j] + (c_.empty() ? 0.0 : p_.beta * c_[i * n + j0 + j]);
             }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <spmma_plugin/backend.hpp>
+#include <spmma_plugin/host_epilogue.hpp>
 
 #include <cstdint>
 #include <vector>
@@ -34,6 +35,8 @@ private:
     std::vector<double> c_;       // m x n (empty when beta == 0)
     std::vector<float> sa_;       // m x k/block
     std::vector<float> sb_t_;     // (k/block) x n
+    bool epilogue_ = false;       // ABI 1.2 scales, bias or activation: applied in f32 by epi_
+    spmma_plugin::HostEpilogue epi_;
     // Result before conversion
     std::vector<double> out_;     // m x n
 };

@@ -3,6 +3,7 @@
 
 #include <spmma/types.hpp>
 #include <spmma_plugin/host_backend.hpp>
+#include <spmma_plugin/host_epilogue.hpp>
 
 #include <omp.h>
 #include <sys/utsname.h>
@@ -17,7 +18,7 @@ using namespace spmma_plugin;
 using spmma::DType;
 
 const std::array<spmma_kernel_info, 3> kKernels = {{
-    {sizeof(spmma_kernel_info), 0, "cpu_omp_f32acc", "OpenMP, f32 accumulation (f16/bf16/tf32/8-6-4-bit floats, block scales)"},
+    {sizeof(spmma_kernel_info), 0, "cpu_omp_f32acc", "OpenMP, f32 accumulation (f16/bf16/tf32/8-6-4-bit floats, block scales, the f32 epilogue)"},
     {sizeof(spmma_kernel_info), 0, "cpu_omp_f16acc", "OpenMP, f16 accumulation modelled per 32-wide k chunk (f16, 8-6-4-bit floats)"},
     {sizeof(spmma_kernel_info), 0, "cpu_omp_s32acc", "OpenMP, s32 accumulation, wrap or satfinite (s8/u8/s4/u4)"},
 }};
@@ -51,6 +52,7 @@ public:
         if (p.scale_type != SPMMA_DTYPE_NONE && p.acc_type != SPMMA_F32) unsupported("block-scaled problems accumulate in f32");
         const bool int_ops = spmma::is_integer(static_cast<DType>(p.a_type));
         if (int_ops != (p.acc_type == SPMMA_S32)) unsupported("integer operands accumulate in s32, floating ones in f32 or f16");
+        if (std::string why = host_epilogue_reason(p); !why.empty()) unsupported(why);
         const char* k = kernel_for(p);
         if (!k) unsupported(std::string("no accumulation in ") + spmma_dtype_name(p.acc_type));
         if (kernel && std::strcmp(kernel, k) != 0)

@@ -32,13 +32,14 @@ void EmuGemm::upload(const spmma_operands& o) {
         in_.scale_a = take(o.scale_a, o.scale_a_bytes);
         in_.scale_b = take(o.scale_b, o.scale_b_bytes);
     }
+    epi_ = spmma_plugin::HostEpilogue(p_, o);
 }
 
 void EmuGemm::run(int, int iterations, float* times_ms, uint32_t) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::vector<double> acc = kernel_.accumulate(p_, in_);
     d_.assign(bytes_of(p_.d_type, p_.m * p_.n), 0);
-    epilogue(p_, acc, in_.c, d_.data());
+    epilogue(p_, acc, in_.c, epi_, d_.data());
     const float ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - t0).count();
     for (int i = 0; i < iterations; ++i) times_ms[i] = ms;
 }

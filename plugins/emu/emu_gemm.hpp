@@ -4,6 +4,7 @@
 #include "emu_kernel.hpp"
 
 #include <spmma_plugin/backend.hpp>
+#include <spmma_plugin/host_epilogue.hpp>
 
 namespace spmma_emu {
 
@@ -21,6 +22,7 @@ private:
     spmma_problem p_;
     const EmuKernel& kernel_;
     Canonical in_;
+    spmma_plugin::HostEpilogue epi_;  // the problem's epilogue vectors, decoded at upload
     std::vector<uint8_t> d_;
 };
 

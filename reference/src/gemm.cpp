@@ -18,7 +18,7 @@ std::vector<double> gemm_full(const GemmInput& input, std::vector<double>* abs_s
     for (int64_t i = 0; i < v.m; ++i)
         for (int64_t j = 0; j < v.n; ++j) {
             double& x = out[static_cast<size_t>(i * v.n + j)];
-            x = detail::finish(v, x, v.c_value(i, j));
+            x = detail::finish(v, i, j, x, v.c_value(i, j));
         }
     return out;
 }
@@ -31,7 +31,7 @@ double gemm_element(const GemmInput& input, int64_t i, int64_t j, double* abs_su
     v.a_row(i, 0, v.entries, values.data(), columns.data());
     const auto r = detail::raw_element(v, values.data(), columns.data(), INT_MAX, j);
     if (abs_sum) *abs_sum = r.abs;
-    return detail::finish(v, r.acc, v.c_value(i, j));
+    return detail::finish(v, i, j, r.acc, v.c_value(i, j));
 }
 
 std::vector<uint8_t> reference_d(const GemmInput& input) {

@@ -1,6 +1,7 @@
 // Validation of the ABI operands and the element decoders.
 #include "operand_view.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
@@ -73,6 +74,19 @@ OperandView::OperandView(const GemmInput& in) {
             fail("integer problems need integral alpha and beta (below 2^62)");
     }
     has_c = beta != 0;
+    row_scaled = p.row_scale != 0;
+    col_scaled = p.col_scale != 0;
+    bias_axis = p.bias;
+    activation = p.activation;
+    has_epilogue = spmma_problem_has_epilogue(&p) != 0;
+    if (has_epilogue && integer) fail("integer problems take no epilogue (scales, bias, activation)");
+    if (activation < SPMMA_ACTIVATION_NONE || activation > SPMMA_ACTIVATION_SILU) fail("unknown activation " + std::to_string(activation));
+    if (bias_axis < SPMMA_BIAS_NONE || bias_axis > SPMMA_BIAS_COL) fail("unknown bias axis " + std::to_string(bias_axis));
+    DType bias_type = DType::None;
+    if (bias_axis != SPMMA_BIAS_NONE) {
+        bias_type = checked_type(p.bias_type, "bias");
+        if (bias_type != DType::F32 && bias_type != d_type) fail("the bias is f32 or D's type");
+    }
 
     group = spmma_pattern_group(p.pattern);
     if (group == 0) fail("no sparsity pattern");
@@ -104,6 +118,22 @@ OperandView::OperandView(const GemmInput& in) {
         expect_bytes("scale_B", o.scale_b_bytes, static_cast<size_t>(n * scale_blocks));
         if (!o.scale_a || !o.scale_b) fail("block scales are missing");
     }
+    if (row_scaled) {
+        expect_bytes("row_scale", o.row_scale_bytes, static_cast<size_t>(m) * 4);
+        if (!o.row_scale) fail("the row scale is missing");
+    }
+    if (col_scaled) {
+        expect_bytes("col_scale", o.col_scale_bytes, static_cast<size_t>(n) * 4);
+        if (!o.col_scale) fail("the column scale is missing");
+    }
+    if (bias_axis != SPMMA_BIAS_NONE) {
+        expect_bytes("bias", o.bias_bytes, storage_bytes(bias_type, bias_axis == SPMMA_BIAS_ROW ? m : n));
+        if (!o.bias) fail("the bias is missing");
+        bias_ = o.bias;
+        dec_bias_ = Decoder(bias_type);
+    }
+    row_scale_ = reinterpret_cast<const uint8_t*>(o.row_scale);
+    col_scale_ = reinterpret_cast<const uint8_t*>(o.col_scale);
     a_values_ = o.a_values;
     a_indices_ = o.a_indices;
     b_ = o.b;
@@ -154,8 +184,24 @@ void OperandView::a_row(int64_t i, int64_t e0, int64_t e1, double* values, int32
     }
 }
 
-double finish(const OperandView& v, double acc, double c) {
-    if (!v.integer) return v.alpha * acc + (v.has_c ? v.beta * c : 0.0);
+double activate(int32_t activation, double x) {
+    switch (activation) {
+        case SPMMA_ACTIVATION_RELU: return x > 0 ? x : 0.0;
+        case SPMMA_ACTIVATION_GELU_TANH: {
+            const double sqrt_2_over_pi = 0.79788456080286535588;
+            return 0.5 * x * (1.0 + std::tanh(sqrt_2_over_pi * (x + 0.044715 * x * x * x)));
+        }
+        case SPMMA_ACTIVATION_SILU: return x / (1.0 + std::exp(-x));
+        default: return x;
+    }
+}
+
+double finish(const OperandView& v, int64_t i, int64_t j, double acc, double c, double* pre) {
+    if (!v.integer) {
+        const double x = v.alpha * v.vector_scale(i, j) * acc + (v.has_c ? v.beta * c : 0.0) + v.bias(i, j);
+        if (pre) *pre = x;
+        return activate(v.activation, x);
+    }
     // Integer sums are exact in double (|sum| < 2^53 for any k below 2^37); the epilogue is
     // done in 128 bits so alpha and beta up to 2^62 cannot overflow it.
     const auto a = static_cast<__int128>(static_cast<int64_t>(v.alpha)) * static_cast<int64_t>(acc);

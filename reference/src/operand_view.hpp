@@ -72,6 +72,24 @@ public:
     int64_t scale_blocks;  // k / scale_block
     double alpha, beta;
     bool has_c;            // beta != 0 (C is read)
+    // The epilogue (ABI 1.2): per-row and per-column f32 scales, a bias, an activation.
+    bool row_scaled, col_scaled;
+    int32_t bias_axis;     // SPMMA_BIAS_*
+    int32_t activation;    // SPMMA_ACTIVATION_*
+    bool has_epilogue;
+
+    // rs[i] * cs[j] (1 when absent), exact in double.
+    double vector_scale(int64_t i, int64_t j) const {
+        double s = 1.0;
+        if (row_scaled) { float f; std::memcpy(&f, row_scale_ + 4 * i, 4); s *= f; }
+        if (col_scaled) { float f; std::memcpy(&f, col_scale_ + 4 * j, 4); s *= f; }
+        return s;
+    }
+    // The bias of element (i, j) (0 when absent).
+    double bias(int64_t i, int64_t j) const {
+        if (bias_axis == SPMMA_BIAS_NONE) return 0.0;
+        return dec_bias_(bias_, bias_axis == SPMMA_BIAS_ROW ? i : j);
+    }
 
     // Column (0..k-1) of kept entry e (0..k/2-1) of row i.
     int64_t column(int64_t i, int64_t e) const {
@@ -100,7 +118,10 @@ private:
     const void* c_;
     const uint8_t* scale_a_;
     const uint8_t* scale_b_;
-    Decoder dec_a_, dec_b_, dec_c_, dec_s_;
+    const uint8_t* row_scale_ = nullptr;
+    const uint8_t* col_scale_ = nullptr;
+    const void* bias_ = nullptr;
+    Decoder dec_a_, dec_b_, dec_c_, dec_s_, dec_bias_;
     std::array<std::array<uint8_t, 4>, 256> positions_{};  // kept positions within the group per index byte
 };
 
@@ -117,8 +138,12 @@ struct RawElement {
 };
 RawElement raw_element(const OperandView& v, const double* values, const int32_t* columns, int row_lsb, int64_t j);
 
-// The final value of one element from its raw sum: alpha*acc + beta*C (floats) or the s32
-// result (integers: 64-bit, then wrapped or clamped).
-double finish(const OperandView& v, double acc, double c);
+// The activation of plugin.h, exactly (in double).
+double activate(int32_t activation, double x);
+
+// The final value of element (i, j) from its raw sum: act(alpha*rs[i]*cs[j]*acc + beta*C +
+// bias) (floats; plain problems alpha*acc + beta*C) or the s32 result (integers: 64-bit, then
+// wrapped or clamped). With `pre`, the floating value before the activation.
+double finish(const OperandView& v, int64_t i, int64_t j, double acc, double c, double* pre = nullptr);
 
 }  // namespace spmma::reference::detail

@@ -16,6 +16,18 @@
 //   The epilogue (alpha*acc + beta*C, in f32 or the accumulator type) adds
 //   e_epi = eps_epi * (|alpha*acc| + |beta*C|), and the conversion to d_type half an ulp of
 //   d_type at V + e_acc + e_epi.
+//   The epilogue of ABI 1.2 (alpha*rs*cs*acc + beta*C + bias, then an activation, in f32): with
+//   u = eps_epi/2 (half an ulp, round to nearest), r the roundings of the product
+//   alpha*rs*cs*acc (1 + one per scale vector) and a the additions (1, 2 with a bias),
+//     e_epi = u * (r*|s*acc| + |beta*C| + a*(|s*acc| + |beta*C| + |bias|)),  s = alpha*rs*cs,
+//   which for r = a = 1 and no bias is the plain bound above. The accumulator's error reaches the
+//   value times |s| (S' = |s|*S + |beta*C|). The activation then stretches the error e before it
+//   by at most its largest slope L (relu 1, silu 1.0998, gelu-tanh 1.1289: taken as 1.1 and
+//   1.13) and adds its own f32 evaluation error: tanhf and expf within 2 ulp and the few
+//   multiplications and additions around them (the cancellation in 1 + tanh for gelu makes it
+//   an error relative to |x|, not to the result): eps_act*|x| with eps_act = 2^-20 (16 half-ulps
+//   of f32), 0 for relu. An approximate tanh (tanh.approx.f32, about 2^-11) does not fit this.
+//   The exact regime below is for plain problems only.
 //   Exact regime: when every product is a multiple of a power of two q and S/q < 2^exact_bits,
 //   every partial sum in any order is exact in the accumulator; if alpha*acc, beta*C and V
 //   are representable in the accumulator type too, the only error left is the output rounding,
@@ -87,6 +99,15 @@ std::string pow2(double x) {
 
 std::span<const ToleranceRule> tolerance_table() { return kTable; }
 
+ActivationBound activation_bound(int32_t activation) {
+    switch (activation) {
+        case SPMMA_ACTIVATION_RELU: return {1.0, 0.0};
+        case SPMMA_ACTIVATION_GELU_TANH: return {1.13, 0x1p-20};
+        case SPMMA_ACTIVATION_SILU: return {1.1, 0x1p-20};
+        default: return {1.0, 0.0};
+    }
+}
+
 const ToleranceRule& tolerance_rule(const spmma_problem& p) {
     if (is_int(p.a_type)) return kTable[0];
     if (p.acc_type == SPMMA_F16) return kTable[3];
@@ -95,13 +116,16 @@ const ToleranceRule& tolerance_rule(const spmma_problem& p) {
 }
 
 ToleranceModel::ToleranceModel(const spmma_problem& p)
-    : rule_(&tolerance_rule(p)), d_(p.d_type), acc_(p.acc_type), alpha_(p.alpha), beta_(p.beta), n_(std::max<int64_t>(1, p.k / 2)) {
+    : rule_(&tolerance_rule(p)), d_(p.d_type), acc_(p.acc_type), alpha_(p.alpha), beta_(p.beta), n_(std::max<int64_t>(1, p.k / 2)),
+      products_(1 + (p.row_scale ? 1 : 0) + (p.col_scale ? 1 : 0)), additions_(p.bias != SPMMA_BIAS_NONE ? 2 : 1),
+      activation_(p.activation), epilogue_(spmma_problem_has_epilogue(&p) != 0) {
     if (!rule_->bit_exact && d_ != SPMMA_F32 && d_ != SPMMA_F16 && d_ != SPMMA_BF16)
         throw std::invalid_argument(std::string("no tolerance for floating D of type ") + spmma_dtype_name(d_));
 }
 
 bool ToleranceModel::exact(const ElementTerms& t) const {
     if (rule_->bit_exact) return true;
+    if (epilogue_) return false;
     if (!(t.quantum > 0) || !std::isfinite(t.abs_sum)) return false;
     const bool f16 = acc_ == SPMMA_F16;
     const double tiny = f16 ? 0x1p-24 : 0x1p-149;
@@ -119,10 +143,17 @@ double ToleranceModel::operator()(const ElementTerms& t) const {
     const double v = std::fabs(t.value);
     if (exact(t)) return 0.5 * ulp(d, v);
     const double n = static_cast<double>(n_);
-    const double s = std::fabs(alpha_) * t.abs_sum + std::fabs(t.beta_c);
-    const double e_acc = rule_->acc_epsilon * std::min(n * s, kStatisticalFactor * std::sqrt(n) * s + n * v / 2);
-    const double e_epi = rule_->epilogue_epsilon * (std::fabs(alpha_ * t.acc) + std::fabs(t.beta_c));
-    const double e = e_acc + e_epi;
+    const double scale = alpha_ * t.scale;
+    const double x = epilogue_ ? std::fabs(t.pre) : v;  // where the accumulator's sums end, scaled
+    const double s = std::fabs(scale) * t.abs_sum + std::fabs(t.beta_c);
+    const double e_acc = rule_->acc_epsilon * std::min(n * s, kStatisticalFactor * std::sqrt(n) * s + n * x / 2);
+    const double prod = std::fabs(scale * t.acc), bc = std::fabs(t.beta_c);
+    const double e_epi = rule_->epilogue_epsilon / 2 * (products_ * prod + bc + additions_ * (prod + bc + std::fabs(t.bias)));
+    double e = e_acc + e_epi;
+    if (activation_ != SPMMA_ACTIVATION_NONE) {
+        const ActivationBound a = activation_bound(activation_);
+        e = a.lipschitz * e + a.epsilon * x;
+    }
     return e + 0.5 * ulp(d, v + e);
 }
 
@@ -134,7 +165,20 @@ std::string ToleranceModel::description() const {
     return std::string(rule_->name) + " -> " + d + ": |D-ref| <= " + pow2(rule_->acc_epsilon) + "*min(n*S, " + c +
            "*sqrt(n)*S + n*|ref|/2) + " + pow2(rule_->epilogue_epsilon) + "*(|alpha*acc|+|beta*C|) + ulp_" + d +
            "/2, n = k/2 = " + std::to_string(n_) + ", S = |alpha|*sum|a*b| + |beta*C|; ulp_" + d + "/2 alone where all partial sums fit " +
-           std::to_string(rule_->exact_bits) + " bits";
+           std::to_string(rule_->exact_bits) + " bits" + epilogue_description();
+}
+
+std::string ToleranceModel::epilogue_description() const {
+    if (!epilogue_) return {};
+    std::string s = "; epilogue: alpha*rs*cs for alpha (" + std::to_string(products_) + " product roundings, " +
+                    std::to_string(additions_) + " additions), no exact regime";
+    if (activation_ != SPMMA_ACTIVATION_NONE) {
+        const ActivationBound a = activation_bound(activation_);
+        char buf[96];
+        std::snprintf(buf, sizeof buf, ", then %s: error*%g + %g*|x|", spmma_activation_name(activation_), a.lipschitz, a.epsilon);
+        s += buf;
+    }
+    return s;
 }
 
 }  // namespace spmma::reference

@@ -81,7 +81,8 @@ namespace {
 void finish_element(const detail::OperandView& v, const ToleranceModel& tol, int64_t i, int64_t j, double acc, double abs, int lsb,
                     double& value, double& tolerance) {
     const double c = v.c_value(i, j);
-    value = detail::finish(v, acc, c);
+    double pre = 0;
+    value = detail::finish(v, i, j, acc, c, &pre);
     if (v.integer) {
         tolerance = 0;
         return;
@@ -92,6 +93,9 @@ void finish_element(const detail::OperandView& v, const ToleranceModel& tol, int
     t.abs_sum = abs;
     t.beta_c = v.has_c ? v.beta * c : 0.0;
     t.quantum = detail::quantum_of(lsb);
+    t.pre = pre;
+    t.scale = v.vector_scale(i, j);
+    t.bias = v.bias(i, j);
     tolerance = tol(t);
 }
 

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <string>
+
 using namespace spmma_plugin;
 
 TEST_CASE("types_label writes a x b -> acc, satfinite when asked", "[plugin_kit]") {
@@ -34,4 +36,25 @@ TEST_CASE("is_float_type: f32, f16, bf16 only", "[plugin_kit]") {
     CHECK(is_float_type(SPMMA_BF16));
     CHECK_FALSE(is_float_type(SPMMA_TF32));
     CHECK_FALSE(is_float_type(SPMMA_S32));
+}
+
+TEST_CASE("unfused_epilogue_reason: empty for a plain problem, else names the plugin and every part of the epilogue", "[plugin_kit]") {
+    spmma_problem p{};
+    p.d_type = SPMMA_BF16;
+    CHECK(unfused_epilogue_reason(p, "sm80").empty());
+    p.row_scale = p.col_scale = 1;
+    p.bias = SPMMA_BIAS_COL;
+    p.bias_type = SPMMA_BF16;
+    p.activation = SPMMA_ACTIVATION_GELU_TANH;
+    CHECK(unfused_epilogue_reason(p, "sm80") ==
+          "unsupported: the sm80 plugin does not apply the epilogue yet (rs cs bias:col/bf16 gelu-tanh); it computes alpha*A*B + "
+          "beta*C only");
+    spmma_problem q{};
+    q.activation = SPMMA_ACTIVATION_SILU;
+    CHECK(unfused_epilogue_reason(q, "cusparselt") ==
+          "unsupported: the cusparselt plugin does not apply the epilogue yet (silu); it computes alpha*A*B + beta*C only");
+    char small[6];
+    const std::string cut = spmma_epilogue_label(&p, small, sizeof small);  // truncated, NUL-terminated
+    CHECK(cut.size() < sizeof small);
+    CHECK(std::string("rs cs bias:col/bf16 gelu-tanh").rfind(cut, 0) == 0);
 }

@@ -4,7 +4,7 @@
 Usage: check_npy.py DIR [STEM ...]
 
 For every <stem>.json sidecar in DIR (or the stems given), loads A (m x k, dense, zeros in
-place), B (k x n), C, the block scales, D and D_ref (.npy), recomputes alpha*A@B + beta*C with
+place), B (k x n), C, the block scales, D and D_ref (.npy), recomputes alpha*A@B + beta*C (with the epilogue: act(alpha*rs*cs*A@B + beta*C + bias)) with
 NumPy (float64 for floating types, int64 for integers, wrapped to 32 bits or clamped with
 saturate) and checks
   * D_ref: the recomputation rounded to d_type (within half an ulp; integers exactly);
@@ -25,6 +25,19 @@ FLOAT_FORMATS = {  # d_type: (fraction bits, smallest normal exponent, largest f
     "f16": (10, -14, 65504.0),
     "bf16": (7, -126, float.fromhex("0x1.fep127")),
 }
+
+
+ACTIVATIONS = {
+    "none": lambda x: x,
+    "relu": lambda x: np.maximum(x, 0.0),
+    "gelu-tanh": lambda x: 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x**3))),
+    "silu": lambda x: silu(x),
+}
+
+
+def silu(x):
+    with np.errstate(over="ignore"):  # exp(-x) is inf for x far below 0: x / inf = -0, as in C
+        return x / (1.0 + np.exp(-x))
 
 
 def ulp(d_type, x):
@@ -86,15 +99,32 @@ def check(directory, stem):
     acc = a @ b
     S = np.abs(a) @ np.abs(b)
     beta_c = beta * C.astype(np.float64) if C is not None and beta != 0 else np.zeros((m, n))
-    want = alpha * acc + beta_c
+    # The epilogue (ABI 1.2): alpha*rs*cs*acc + beta*C + bias, then the activation.
+    rs = load(directory, files.get("row_scale"))
+    cs = load(directory, files.get("col_scale"))
+    bias_v = load(directory, files.get("bias"))
+    scale = alpha * (rs.astype(np.float64)[:, None] if rs is not None else 1.0) * (cs.astype(np.float64)[None, :] if cs is not None else 1.0)
+    scale = np.broadcast_to(scale, (m, n))
+    bias = np.zeros((m, n))
+    if bias_v is not None:
+        bias = np.broadcast_to(bias_v.astype(np.float64)[:, None] if p["bias"] == "row" else bias_v.astype(np.float64)[None, :], (m, n))
+    pre = scale * acc + beta_c + bias
+    act = p.get("activation", "none")
+    want = ACTIVATIONS[act](pre)
 
     d_type = p["d_type"]
     terms = rule["terms"]
-    s_tot = abs(alpha) * S + np.abs(beta_c)
+    s_tot = np.abs(scale) * S + np.abs(beta_c)
+    x = np.abs(pre)
     v = np.abs(want)
-    e_acc = rule["acc_epsilon"] * np.minimum(terms * s_tot, rule["statistical_factor"] * math.sqrt(terms) * s_tot + terms * v / 2)
-    e_epi = rule["epilogue_epsilon"] * (np.abs(alpha * acc) + np.abs(beta_c))
+    e_acc = rule["acc_epsilon"] * np.minimum(terms * s_tot, rule["statistical_factor"] * math.sqrt(terms) * s_tot + terms * x / 2)
+    products = 1 + (rs is not None) + (cs is not None)
+    additions = 2 if bias_v is not None else 1
+    prod = np.abs(scale * acc)
+    e_epi = rule["epilogue_epsilon"] / 2 * (products * prod + np.abs(beta_c) + additions * (prod + np.abs(beta_c) + np.abs(bias)))
     e = e_acc + e_epi
+    if act != "none":
+        e = rule["activation_lipschitz"] * e + rule["activation_epsilon"] * x
     tol = e + 0.5 * ulp(d_type, v + e)
     frac, _, top = FLOAT_FORMATS[d_type]
     overflow = top + 0.5 * ulp(d_type, top)

@@ -173,3 +173,52 @@ TEST_CASE("check_npy.py recomputes D from the saved A, B, C with NumPy within th
     REQUIRE(std::system(check_command(bad).c_str()) != 0);
     REQUIRE(slurp(bad / "log.txt").find("(1, 11)") != std::string::npos);  // element 40 of 37 x 29
 }
+
+TEST_CASE("save_operands writes the epilogue's vectors and fields, and check_npy.py applies the epilogue", "[epilogue]") {
+    ProblemSpec s;
+    s.d = DType::F16;
+    s.beta = 0.5;
+    const TestProblem t(s);
+    std::vector<float> rs(static_cast<size_t>(s.m)), cs(static_cast<size_t>(s.n)), bias(static_cast<size_t>(s.m));
+    for (size_t i = 0; i < rs.size(); ++i) rs[i] = 0.25f + 0.125f * static_cast<float>(i % 7), bias[i] = 0.5f - 0.0625f * static_cast<float>(i % 5);
+    for (size_t j = 0; j < cs.size(); ++j) cs[j] = 2.0f - 0.25f * static_cast<float>(j % 6);
+    spmma_problem p = t.problem();
+    p.row_scale = p.col_scale = 1;
+    p.bias = SPMMA_BIAS_ROW;
+    p.bias_type = SPMMA_F32;
+    p.activation = SPMMA_ACTIVATION_SILU;
+    spmma_operands o = t.operands();
+    o.row_scale = rs.data();
+    o.row_scale_bytes = rs.size() * 4;
+    o.col_scale = cs.data();
+    o.col_scale_bytes = cs.size() * 4;
+    o.bias = bias.data();
+    o.bias_bytes = bias.size() * 4;
+    const auto dref = reference::reference_d({p, o});
+    const auto dir = scratch("npy_epilogue");
+    const auto sidecar = save_operands(dir, "epi", p, o, dref.data(), dref.data());
+    const auto json = slurp(sidecar);
+    CHECK(json.find("\"activation\": \"silu\"") != std::string::npos);
+    CHECK(json.find("\"bias\": \"row\"") != std::string::npos);
+    CHECK(read_npy(dir / "epi.row_scale.npy").shape == std::vector<int64_t>{s.m});
+    CHECK(read_npy(dir / "epi.col_scale.npy").shape == std::vector<int64_t>{s.n});
+    CHECK(read_npy(dir / "epi.bias.npy").shape == std::vector<int64_t>{s.m});
+
+    const auto tools = std::filesystem::path(SPMMA_SOURCE_DIR) / ".tools" / "py";
+    if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0 && std::filesystem::exists(tools))
+        setenv("PYTHONPATH", tools.c_str(), 1);
+    if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) {
+        WARN("NumPy is not installed here (nor in .tools/py): check_npy.py not run");
+        return;
+    }
+    const int rc = std::system(check_command(dir).c_str());
+    INFO(slurp(dir / "log.txt"));
+    CHECK(rc == 0);
+    // D without the bias: the script fails.
+    spmma_problem plain = p;
+    plain.bias = SPMMA_BIAS_NONE;
+    const auto wrong = reference::reference_d({plain, o});
+    const auto bad = scratch("npy_epilogue_bad");
+    save_operands(bad, "epi", p, o, wrong.data(), dref.data());
+    CHECK(std::system(check_command(bad).c_str()) != 0);
+}

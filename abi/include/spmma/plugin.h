@@ -109,7 +109,31 @@ typedef struct spmma_problem {
     int32_t reserved1;
     double alpha;
     double beta;
+    /* 1.2: the epilogue (floating problems only; all zero: none, D = alpha * A * B + beta * C).
+     *   D[i,j] = act(alpha * rs[i] * cs[j] * acc[i,j] + beta * C[i,j] + bias), computed in f32
+     *   from the accumulator, in that order, rounded once to d_type; rs = 1 and cs = 1 when
+     *   absent; bias = bias[i] (SPMMA_BIAS_ROW) or bias[j] (SPMMA_BIAS_COL), 0 when absent.
+     *   Activations: relu(x) = max(x, 0); gelu_tanh(x) = x/2 * (1 + tanh(sqrt(2/pi) * (x +
+     *   0.044715 x^3))); silu(x) = x / (1 + exp(-x)). A host never sends an epilogue to a plugin
+     *   of ABI 1.0 or 1.1 (it could not see it). */
+    int32_t row_scale;      /* 1: rs, m f32 values in spmma_operands.row_scale; 0: none */
+    int32_t col_scale;      /* 1: cs, n f32 values in spmma_operands.col_scale; 0: none */
+    int32_t bias;           /* SPMMA_BIAS_* */
+    spmma_dtype bias_type;  /* F32 or d_type; NONE without a bias */
+    int32_t activation;     /* SPMMA_ACTIVATION_* */
+    int32_t reserved2;
 } spmma_problem;
+
+/* spmma_problem.bias (1.2) */
+#define SPMMA_BIAS_NONE 0
+#define SPMMA_BIAS_ROW 1 /* m values: bias[i] */
+#define SPMMA_BIAS_COL 2 /* n values: bias[j] */
+
+/* spmma_problem.activation (1.2) */
+#define SPMMA_ACTIVATION_NONE 0
+#define SPMMA_ACTIVATION_RELU 1
+#define SPMMA_ACTIVATION_GELU_TANH 2
+#define SPMMA_ACTIVATION_SILU 3
 
 /* ---- descriptions ------------------------------------------------------------------------- */
 
@@ -162,6 +186,10 @@ typedef struct spmma_operands {
     const void* c; size_t c_bytes;             /* NULL (0 bytes) when beta == 0 */
     const uint8_t* scale_a; size_t scale_a_bytes; /* NULL when unscaled */
     const uint8_t* scale_b; size_t scale_b_bytes;
+    /* 1.2: the epilogue's vectors (spmma_problem), NULL (0 bytes) when absent */
+    const float* row_scale; size_t row_scale_bytes; /* m f32 values */
+    const float* col_scale; size_t col_scale_bytes; /* n f32 values */
+    const void* bias; size_t bias_bytes;            /* m (row) or n (column) values of bias_type */
 } spmma_operands;
 
 typedef struct spmma_run_config {
@@ -222,6 +250,61 @@ static inline const char* spmma_pattern_name(spmma_pattern p) {
         case SPMMA_PATTERN_4_8_PAIRWISE: return "4:8";
         default: return "none";
     }
+}
+
+static inline const char* spmma_activation_name(int32_t a) {
+    switch (a) {
+        case SPMMA_ACTIVATION_NONE: return "none";
+        case SPMMA_ACTIVATION_RELU: return "relu";
+        case SPMMA_ACTIVATION_GELU_TANH: return "gelu-tanh";
+        case SPMMA_ACTIVATION_SILU: return "silu";
+        default: return "unknown";
+    }
+}
+
+static inline const char* spmma_bias_name(int32_t b) {
+    switch (b) {
+        case SPMMA_BIAS_NONE: return "none";
+        case SPMMA_BIAS_ROW: return "row";
+        case SPMMA_BIAS_COL: return "col";
+        default: return "unknown";
+    }
+}
+
+/* 1 when the problem has an epilogue beyond alpha and beta (1.2 fields not all zero). */
+static inline int spmma_problem_has_epilogue(const spmma_problem* p) {
+    return p->row_scale != 0 || p->col_scale != 0 || p->bias != SPMMA_BIAS_NONE || p->activation != SPMMA_ACTIVATION_NONE;
+}
+
+/* Appends text to the NUL-terminated string in buf (size bytes), truncating. */
+static inline void spmma_append_(char* buf, size_t size, const char* text) {
+    size_t at = 0;
+    while (at + 1 < size && buf[at]) ++at;
+    while (at + 1 < size && *text) buf[at++] = *text++;
+    if (size) buf[at] = 0;
+}
+
+/* The epilogue in words, "rs cs bias:col/f32 gelu-tanh" ("" when none), into buf (NUL-terminated,
+ * truncated to size: 64 bytes hold any); returns buf. */
+static inline char* spmma_epilogue_label(const spmma_problem* p, char* buf, size_t size) {
+    if (size) buf[0] = 0;
+    if (p->row_scale) spmma_append_(buf, size, " rs");
+    if (p->col_scale) spmma_append_(buf, size, " cs");
+    if (p->bias != SPMMA_BIAS_NONE) {
+        spmma_append_(buf, size, " bias:");
+        spmma_append_(buf, size, spmma_bias_name(p->bias));
+        spmma_append_(buf, size, "/");
+        spmma_append_(buf, size, spmma_dtype_name(p->bias_type));
+    }
+    if (p->activation != SPMMA_ACTIVATION_NONE) {
+        spmma_append_(buf, size, " ");
+        spmma_append_(buf, size, spmma_activation_name(p->activation));
+    }
+    if (size && buf[0] == ' ') { /* drop the leading space */
+        size_t i = 0;
+        do { buf[i] = buf[i + 1]; } while (buf[i++]);
+    }
+    return buf;
 }
 
 /* Elements of a row that one index byte covers (4, 2 or 8; 0 for NONE). */

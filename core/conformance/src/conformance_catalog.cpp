@@ -1,5 +1,6 @@
 // The problem families the conformance suite verifies: every operand type spmma knows, both
-// accumulators where they exist, saturation, an epilogue with C, and the block-scaled forms.
+// accumulators where they exist, saturation, an epilogue with C, the block-scaled forms, and
+// each part of ABI 1.2's epilogue.
 #include <spmma/core/conformance.hpp>
 
 #include <fmt/format.h>
@@ -17,6 +18,11 @@ struct Spec {
     DType scale = DType::None;
     bool saturate = false;
     double alpha = 1.0, beta = 0.0;
+    // The epilogue (ABI 1.2): drawn scales, a drawn bias (f32 unless bias_out), an activation.
+    bool row_scale = false, col_scale = false;
+    BiasAxis bias = BiasAxis::None;
+    bool bias_out = false;  // the bias in D's type
+    Activation activation = Activation::None;
 };
 
 Family make(const Spec& s) {
@@ -32,6 +38,15 @@ Family make(const Spec& s) {
     const bool acc_given = s.acc != DType::None;
     if (acc_given) p.acc = s.acc;
     apply_default_types(p, acc_given, false, false);
+    const EpilogueVector drawn{EpilogueVector::Source::Drawn, 0};
+    if (s.row_scale) p.row_scale = drawn;
+    if (s.col_scale) p.col_scale = drawn;
+    if (s.bias != BiasAxis::None) {
+        p.bias = drawn;
+        p.bias_axis = s.bias;
+        p.bias_type = s.bias_out ? p.d : DType::F32;
+    }
+    p.activation = s.activation;
     // validate() needs sizes; k one step of the family.
     p.m = p.n = 1;
     p.k = f.k_step();
@@ -66,6 +81,18 @@ std::vector<Family> build() {
         {"e4m3/ue8m0", D::E4M3, D::E4M3, D::None, D::UE8M0},
         {"e2m1/ue8m0", D::E2M1, D::E2M1, D::None, D::UE8M0},
         {"e2m1/ue4m3", D::E2M1, D::E2M1, D::None, D::UE4M3},
+        // NOTES: the epilogue of ABI 1.2, one family per part a plugin may claim (a scale, a bias
+        // per row or column in f32 or D's type, each activation), then the serving op whole
+        // (e4m3 -> bf16, both scales, a bias) and everything at once with C.
+        {"f16+rs", D::F16, D::F16, D::None, D::None, false, 1.0, 0.0, true},
+        {"f16+cs", D::F16, D::F16, D::None, D::None, false, 1.0, 0.0, false, true},
+        {"f16+bias-row", D::F16, D::F16, D::None, D::None, false, 1.0, 0.0, false, false, BiasAxis::Row},
+        {"f16+bias-col-f16", D::F16, D::F16, D::None, D::None, false, 1.0, 0.0, false, false, BiasAxis::Col, true},
+        {"f16+relu", D::F16, D::F16, D::None, D::None, false, 1.0, 0.0, false, false, BiasAxis::None, false, Activation::Relu},
+        {"f16+gelu-tanh", D::F16, D::F16, D::None, D::None, false, 1.0, 0.0, false, false, BiasAxis::None, false, Activation::GeluTanh},
+        {"f16+silu", D::F16, D::F16, D::None, D::None, false, 1.0, 0.0, false, false, BiasAxis::None, false, Activation::Silu},
+        {"e4m3+scaled-mm", D::E4M3, D::E4M3, D::None, D::None, false, 1.0, 0.0, true, true, BiasAxis::Row, true},
+        {"bf16+all", D::BF16, D::BF16, D::None, D::None, false, 0.75, 0.5, true, true, BiasAxis::Row, false, Activation::GeluTanh},
     };
     std::vector<Family> out;
     for (const Spec& s : specs) out.push_back(make(s));

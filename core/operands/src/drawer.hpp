@@ -11,7 +11,10 @@
 
 namespace spmma::detail {
 
-enum Stream : uint64_t { kStreamA = 1, kStreamB = 2, kStreamC = 3, kStreamScaleA = 4, kStreamScaleB = 5 };
+enum Stream : uint64_t {
+    kStreamA = 1, kStreamB = 2, kStreamC = 3, kStreamScaleA = 4, kStreamScaleB = 5,
+    kStreamRowScale = 6, kStreamColScale = 7, kStreamBias = 8,  // the epilogue's vectors
+};
 
 inline uint64_t mix(uint64_t x) {  // splitmix64 finalizer
     x += 0x9e3779b97f4a7c15ull;

@@ -153,6 +153,20 @@ std::filesystem::path save_operands(const std::filesystem::path& dir, const std:
         files["scale_A"] = file("scale_A").filename().string();
         files["scale_B"] = file("scale_B").filename().string();
     }
+    // The epilogue's vectors (ABI 1.2), 1-D.
+    if (p.row_scale) {
+        write_decoded(file("row_scale"), decode_all(DType::F32, o.row_scale, p.m), {p.m});
+        files["row_scale"] = file("row_scale").filename().string();
+    }
+    if (p.col_scale) {
+        write_decoded(file("col_scale"), decode_all(DType::F32, o.col_scale, p.n), {p.n});
+        files["col_scale"] = file("col_scale").filename().string();
+    }
+    if (p.bias != SPMMA_BIAS_NONE) {
+        const int64_t count = p.bias == SPMMA_BIAS_ROW ? p.m : p.n;
+        write_decoded(file("bias"), decode_all(static_cast<DType>(p.bias_type), o.bias, count), {count});
+        files["bias"] = file("bias").filename().string();
+    }
     if (d) {
         write_decoded(file("D"), decode_all(d_type, d, p.m * p.n), {p.m, p.n});
         files["D"] = file("D").filename().string();
@@ -178,17 +192,24 @@ std::filesystem::path save_operands(const std::filesystem::path& dir, const std:
                     {"scale_type", scale_type == DType::None ? "none" : name(scale_type)},
                     {"scale_block", p.scale_block},
                     {"alpha", p.alpha},
-                    {"beta", p.beta}};
+                    {"beta", p.beta},
+                    {"row_scale", p.row_scale != 0},
+                    {"col_scale", p.col_scale != 0},
+                    {"bias", spmma_bias_name(p.bias)},
+                    {"bias_type", spmma_dtype_name(p.bias_type)},
+                    {"activation", spmma_activation_name(p.activation)}};
     j["files"] = files;
     j["layout"] = "C-order; A m x k dense with zeros in place; B k x n; C, D, D_ref m x n; scale_A m x k/scale_block; "
-                  "scale_B n x k/scale_block; floating types as exactly decoded float32, integers as int32";
+                  "scale_B n x k/scale_block; row_scale m, col_scale n, bias m or n; floating types as exactly decoded float32, integers as int32";
     j["tolerance"] = {{"rule", tol.description()},
                       {"bit_exact", rule.bit_exact},
                       {"acc_epsilon", rule.acc_epsilon},
                       {"exact_bits", rule.exact_bits},
                       {"epilogue_epsilon", rule.epilogue_epsilon},
                       {"statistical_factor", reference::kStatisticalFactor},
-                      {"terms", tol.terms()}};
+                      {"terms", tol.terms()},
+                      {"activation_lipschitz", reference::activation_bound(p.activation).lipschitz},
+                      {"activation_epsilon", reference::activation_bound(p.activation).epsilon}};
     const auto sidecar = dir / (stem + ".json");
     std::ofstream out(sidecar, std::ios::trunc);
     if (!out) throw std::runtime_error("cannot write " + sidecar.string());

@@ -21,6 +21,9 @@ using detail::kStreamB;
 using detail::kStreamC;
 using detail::kStreamScaleA;
 using detail::kStreamScaleB;
+using detail::kStreamBias;
+using detail::kStreamColScale;
+using detail::kStreamRowScale;
 using detail::unit;
 
 double draw(Distribution d, DType t, uint64_t seed, uint64_t stream, uint64_t index) { return Drawer(d, t, seed, stream)(index); }
@@ -37,13 +40,27 @@ OperandSizes OperandSizes::of(const Problem& p) {
         s.scale_a = static_cast<size_t>(p.m * (p.k / p.scale_block));
         s.scale_b = static_cast<size_t>(p.n * (p.k / p.scale_block));
     }
+    if (p.row_scale.present()) s.row_scale = static_cast<size_t>(p.m) * sizeof(float);
+    if (p.col_scale.present()) s.col_scale = static_cast<size_t>(p.n) * sizeof(float);
+    if (p.bias.present()) s.bias = storage_bytes(p.bias_type, p.bias_axis == BiasAxis::Row ? p.m : p.n);
     return s;
+}
+
+float draw_epilogue_scale(uint64_t seed, uint64_t stream, uint64_t index) {
+    const double u = unit(Drawer(Distribution::Uniform, DType::F32, seed, stream).bits(index));
+    return static_cast<float>(std::exp2(4 * u - 2));
 }
 
 namespace {
 
+// The epilogue's vectors of a view (plugin.h 1.2 fields), null where empty.
+struct EpilogueSpans {
+    const uint8_t *row_scale = nullptr, *col_scale = nullptr, *bias = nullptr;
+    size_t row_scale_bytes = 0, col_scale_bytes = 0, bias_bytes = 0;
+};
+
 spmma_operands make_view(const uint8_t* av, size_t avb, const uint8_t* ai, size_t aib, const uint8_t* b, size_t bb, const uint8_t* c,
-                         size_t cb, const uint8_t* sa, size_t sab, const uint8_t* sb, size_t sbb) {
+                         size_t cb, const uint8_t* sa, size_t sab, const uint8_t* sb, size_t sbb, const EpilogueSpans& e) {
     spmma_operands o{};
     o.struct_size = sizeof o;
     o.a_values = av;
@@ -58,7 +75,35 @@ spmma_operands make_view(const uint8_t* av, size_t avb, const uint8_t* ai, size_
     o.scale_a_bytes = sab;
     o.scale_b = sbb ? sb : nullptr;
     o.scale_b_bytes = sbb;
+    o.row_scale = e.row_scale_bytes ? reinterpret_cast<const float*>(e.row_scale) : nullptr;
+    o.row_scale_bytes = e.row_scale_bytes;
+    o.col_scale = e.col_scale_bytes ? reinterpret_cast<const float*>(e.col_scale) : nullptr;
+    o.col_scale_bytes = e.col_scale_bytes;
+    o.bias = e.bias_bytes ? e.bias : nullptr;
+    o.bias_bytes = e.bias_bytes;
     return o;
+}
+
+// The epilogue's vectors: drawn from the seed (scales log-uniform, the bias from the problem's
+// distribution in its type) or one given value everywhere.
+void generate_epilogue(const Problem& p, const OperandBuffers& out) {
+    auto scales = [&](const EpilogueVector& v, uint64_t stream, int64_t count, uint8_t* dst) {
+        for (int64_t x = 0; x < count; ++x) {
+            const float f = v.source == EpilogueVector::Source::Given ? static_cast<float>(v.value)
+                                                                       : draw_epilogue_scale(p.seed, stream, static_cast<uint64_t>(x));
+            std::memcpy(dst + 4 * x, &f, 4);
+        }
+    };
+    if (p.row_scale.present()) scales(p.row_scale, kStreamRowScale, p.m, out.row_scale);
+    if (p.col_scale.present()) scales(p.col_scale, kStreamColScale, p.n, out.col_scale);
+    if (p.bias.present()) {
+        const int64_t count = p.bias_axis == BiasAxis::Row ? p.m : p.n;
+        const Drawer d(p.dist, p.bias_type, p.seed, kStreamBias);
+        for (int64_t x = 0; x < count; ++x) {
+            const double v = p.bias.source == EpilogueVector::Source::Given ? p.bias.value : d(static_cast<uint64_t>(x));
+            store_code(p.bias_type, out.bias, x, encode(p.bias_type, v));
+        }
+    }
 }
 
 // Code x of a canonical buffer of `Bits`-bit elements (8, 16 or 32; 4-bit ones go in pairs).
@@ -355,12 +400,13 @@ void generate_scaled(const Problem& p, const OperandBuffers& out) {
 
 spmma_operands OperandBuffers::view() const {
     return make_view(a_values, sizes.a_values, a_indices, sizes.a_indices, b, sizes.b, c, sizes.c, scale_a, sizes.scale_a, scale_b,
-                     sizes.scale_b);
+                     sizes.scale_b, {row_scale, col_scale, bias, sizes.row_scale, sizes.col_scale, sizes.bias});
 }
 
 spmma_operands Operands::view() const {
     return make_view(a.values.data(), a.values.size(), a.indices.data(), a.indices.size(), b.data(), b.size(), c.data(), c.size(),
-                     scale_a.data(), scale_a.size(), scale_b.data(), scale_b.size());
+                     scale_a.data(), scale_a.size(), scale_b.data(), scale_b.size(),
+                     {row_scale.data(), col_scale.data(), bias.data(), row_scale.size(), col_scale.size(), bias.size()});
 }
 
 void generate_operands(const Problem& p, const OperandBuffers& out) {
@@ -371,6 +417,7 @@ void generate_operands(const Problem& p, const OperandBuffers& out) {
         fill(p.dist, p.b, p.seed, kStreamB, out.b, p.k * p.n);
     }
     if (p.beta != 0.0) fill(p.dist, p.c, p.seed, kStreamC, out.c, p.m * p.n);
+    generate_epilogue(p, out);
 }
 
 Operands generate_operands(const Problem& p) {
@@ -382,7 +429,11 @@ Operands generate_operands(const Problem& p) {
     o.c.assign(s.c, 0);
     o.scale_a.assign(s.scale_a, 0);
     o.scale_b.assign(s.scale_b, 0);
-    OperandBuffers buf{o.a.values.data(), o.a.indices.data(), o.b.data(), o.c.data(), o.scale_a.data(), o.scale_b.data(), s};
+    o.row_scale.assign(s.row_scale, 0);
+    o.col_scale.assign(s.col_scale, 0);
+    o.bias.assign(s.bias, 0);
+    OperandBuffers buf{o.a.values.data(), o.a.indices.data(), o.b.data(), o.c.data(), o.scale_a.data(), o.scale_b.data(),
+                       o.row_scale.data(), o.col_scale.data(), o.bias.data(), s};
     generate_operands(p, buf);
     return o;
 }

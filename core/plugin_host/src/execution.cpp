@@ -152,6 +152,7 @@ ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands
     try {
         enter("create");
         const auto t0 = Clock::now();
+        if (auto why = abi_refusal(p, req.problem)) throw PluginCallError(SPMMA_UNSUPPORTED, "create: " + *why);
         p.check(p.api().create(req.device, &req.problem, req.kernel.empty() ? nullptr : req.kernel.c_str(), &h), "create");
         r.phases.create = ms_since(t0);
         run_handle(p, h, req, ops, base, r, enter);
@@ -176,10 +177,10 @@ ExecResult execute(const Plugin& p, const ExecRequest& req, const spmma_operands
 
 // ---- the problem's JSON form (the worker protocol's, worker_protocol.hpp) -----------------
 
-// The ABI problem under the keys' own field names; C's type is not a key (it is D's) but the
-// ABI carries it.
+// The ABI problem under the keys' own field names; C's type is not a key (it is D's), nor is the
+// bias's (the bias key's text gives it), but the ABI carries both.
 nlohmann::json problem_to_json(const spmma_problem& p) {
-    nlohmann::json o = {{"c_type", p.c_type}};
+    nlohmann::json o = {{"c_type", p.c_type}, {"bias_type", p.bias_type}};
     for (const ProblemKey& key : problem_keys())
         if (key.abi_get) o[key.record_field()] = std::visit([](const auto& v) { return nlohmann::json(v); }, key.abi_get(p));
     return o;
@@ -189,6 +190,7 @@ spmma_problem problem_from_json(const nlohmann::json& j) {
     spmma_problem p{};
     p.struct_size = sizeof p;
     p.c_type = j.at("c_type");
+    p.bias_type = j.at("bias_type");
     for (const ProblemKey& key : problem_keys()) {
         if (!key.abi_set) continue;
         const nlohmann::json& v = j.at(key.record_field());

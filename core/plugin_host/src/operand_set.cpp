@@ -37,6 +37,9 @@ OperandLayout OperandLayout::of(const OperandSizes& s) {
     l.c = place(s.c);
     l.scale_a = place(s.scale_a);
     l.scale_b = place(s.scale_b);
+    l.row_scale = place(s.row_scale);
+    l.col_scale = place(s.col_scale);
+    l.bias = place(s.bias);
     l.total = at;
     return l;
 }
@@ -44,7 +47,8 @@ OperandLayout OperandLayout::of(const OperandSizes& s) {
 OperandBuffers OperandLayout::buffers(uint8_t* base) const {
     auto at = [&](size_t offset, size_t bytes) { return bytes ? base + offset : nullptr; };
     return {at(a_values, sizes.a_values), at(a_indices, sizes.a_indices), at(b, sizes.b), at(c, sizes.c),
-            at(scale_a, sizes.scale_a), at(scale_b, sizes.scale_b), sizes};
+            at(scale_a, sizes.scale_a), at(scale_b, sizes.scale_b), at(row_scale, sizes.row_scale), at(col_scale, sizes.col_scale),
+            at(bias, sizes.bias), sizes};
 }
 
 }  // namespace spmma

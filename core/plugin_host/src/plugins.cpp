@@ -1,5 +1,6 @@
 #include <spmma/core/plugins.hpp>
 
+#include <spmma/core/problem.hpp>
 #include <spmma/core/sha256.hpp>
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -163,7 +164,15 @@ DeviceInfo Plugin::probe(int device) const {
     return d;
 }
 
+std::optional<std::string> abi_refusal(const PluginIdentity& id, const spmma_problem& p) {
+    // NOTES: the epilogue's fields were appended in 1.2; an older plugin copies the problem only
+    // as far as its own sizeof and would run alpha*A*B + beta*C, a D that fails verification.
+    if (!spmma_problem_has_epilogue(&p) || id.abi_major != 1 || id.abi_minor >= 2) return std::nullopt;
+    return fmt::format("speaks ABI {}.{}; the epilogue ({}) needs ABI 1.2", id.abi_major, id.abi_minor, epilogue_label(p));
+}
+
 std::optional<std::string> Plugin::unsupported_reason(int device, const spmma_problem& p, const char* kernel) const {
+    if (auto why = abi_refusal(*this, p)) return why;
     char reason[1024] = {};
     const spmma_status s = api_->supports(device, &p, kernel, reason, sizeof reason);
     if (s == SPMMA_OK) return std::nullopt;

@@ -1,5 +1,6 @@
 #include <spmma/core/gemm_spec.hpp>
 
+#include <spmma/core/epilogue_spec.hpp>
 #include <spmma/core/problem_keys.hpp>
 #include <spmma/core/sizes.hpp>
 
@@ -38,6 +39,28 @@ std::vector<KeyValue> values_of(const ProblemKey& key, const std::vector<std::st
         out.push_back(std::get<KeyValue>(parsed));
     }
     return out;
+}
+
+
+// The texts given, with a named op's types and epilogue filled in where the options left them out
+// (the options refine the op).
+std::map<std::string, std::vector<std::string>> with_op(const GemmSpec& s) {
+    auto given = s.given;
+    if (s.op.empty()) return given;
+    const OpPreset* op = find_op_preset(s.op);
+    if (!op) {
+        std::string names;
+        for (const auto& o : op_presets()) names += (names.empty() ? "" : ", ") + std::string(o.name);
+        throw std::invalid_argument(fmt::format("--op: unknown op '{}' (known: {})", s.op, names));
+    }
+    const EpilogueSpec& e = op->epilogue;
+    const bool typed = given.count("dtype") > 0;
+    for (const auto& [key, text] : {std::pair{"a_type", typed ? "" : op->a_type}, std::pair{"b_type", typed ? "" : op->b_type},
+                                    std::pair{"out", op->out}, std::pair{"row_scale", e.row_scale.c_str()},
+                                    std::pair{"col_scale", e.col_scale.c_str()}, std::pair{"bias", e.bias.c_str()},
+                                    std::pair{"activation", e.activation.c_str()}})
+        if (*text && !given.count(key)) given[key] = {text};
+    return given;
 }
 
 std::optional<TensorFacts> probe_file(const TensorProbe& probe, const std::string& ref, const char* option) {
@@ -84,7 +107,7 @@ std::string conflict_option(const FileConflict& bad, const std::map<std::string,
 }  // namespace
 
 std::vector<Job> jobs_from_spec(const GemmSpec& s, const TensorProbe& probe) {
-    auto given = s.given;
+    auto given = with_op(s);
     // A key given no text is a key not given (its size may then come from a tensor).
     for (auto it = given.begin(); it != given.end();) it = it->second.empty() ? given.erase(it) : std::next(it);
     // --a-type alone names both operands' type (B's own --b-type still overrides it).
@@ -108,8 +131,9 @@ std::vector<Job> jobs_from_spec(const GemmSpec& s, const TensorProbe& probe) {
     std::vector<Job> jobs;
     for_each_combination(dims, base, [&](JobDraft& x) {
         if (const auto bad = finish_draft(x)) {
-            const bool from_dtype = (bad->key == "a_type" && !s.given.count("a_type")) || (bad->key == "b_type" && !s.given.count("b_type"));
-            const char* flag = from_dtype ? "--dtype" : problem_key(bad->key).flag;
+            const bool from_dtype = (bad->key == "a_type" && !given.count("a_type")) || (bad->key == "b_type" && !given.count("b_type"));
+            // The bias's type is given with --bias (AXIS,TYPE,VALUE).
+            const char* flag = from_dtype ? "--dtype" : problem_key(bad->key == "bias_type" ? "bias" : bad->key).flag;
             throw std::invalid_argument(fmt::format("{}: {} ({})", flag, bad->message, x.job.problem.label()));
         }
         if (const auto bad = check_operand_files(x.job.problem, files))

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <utility>
 
 namespace spmma {
 
@@ -42,6 +44,42 @@ std::optional<ScaleGen> parse_scale_gen(std::string_view s) {
     return std::nullopt;
 }
 
+std::optional<Activation> parse_activation(std::string_view s) {
+    for (Activation a : {Activation::None, Activation::Relu, Activation::GeluTanh, Activation::Silu})
+        if (s == name(a)) return a;
+    return std::nullopt;
+}
+
+std::optional<BiasAxis> parse_bias_axis(std::string_view s) {
+    for (BiasAxis b : {BiasAxis::None, BiasAxis::Row, BiasAxis::Col})
+        if (s == name(b)) return b;
+    return std::nullopt;
+}
+
+std::string to_string(const EpilogueVector& v) {
+    switch (v.source) {
+        case EpilogueVector::Source::None: return "none";
+        case EpilogueVector::Source::Drawn: return "random";
+        case EpilogueVector::Source::Given: return fmt::format("{}", v.value);
+    }
+    return "?";
+}
+
+std::optional<EpilogueVector> parse_epilogue_vector(std::string_view s) {
+    if (s == "random") return EpilogueVector{EpilogueVector::Source::Drawn, 0};
+    if (s == "none") return EpilogueVector{};
+    const std::string text(s);
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v)) return std::nullopt;
+    return EpilogueVector{EpilogueVector::Source::Given, v};
+}
+
+std::string epilogue_label(const spmma_problem& p) {
+    char buf[64];
+    return spmma_epilogue_label(&p, buf, sizeof buf);
+}
+
 spmma_problem Problem::to_abi() const {
     spmma_problem p{};
     p.struct_size = sizeof p;
@@ -59,6 +97,11 @@ spmma_problem Problem::to_abi() const {
     p.scale_block = scale == DType::None ? 0 : scale_block;
     p.alpha = alpha;
     p.beta = beta;
+    p.row_scale = row_scale.present() ? 1 : 0;
+    p.col_scale = col_scale.present() ? 1 : 0;
+    p.bias = bias.present() ? static_cast<int32_t>(bias_axis) : SPMMA_BIAS_NONE;
+    p.bias_type = bias.present() ? static_cast<spmma_dtype>(bias_type) : SPMMA_DTYPE_NONE;
+    p.activation = static_cast<int32_t>(activation);
     return p;
 }
 
@@ -66,7 +109,8 @@ std::string Problem::label() const {
     std::string s = fmt::format("{}x{}x{} {}*{}+{}->{} {}", m, n, k, name(a), name(b), name(acc), name(d), name(pattern));
     if (saturate) s += " sat";
     if (scale != DType::None) s += fmt::format(" {}/{}{}", name(scale), scale_block, scale_gen == ScaleGen::Amax ? " amax" : "");
-    return s;
+    const std::string e = epilogue_label(to_abi());
+    return e.empty() ? s : s + " " + e;
 }
 
 namespace {
@@ -94,12 +138,42 @@ void apply_default_types(Problem& p, bool acc_given, bool d_given, bool pattern_
     // 32 with ue4m3 (mxf4nvf4 4X).
     if (p.scale != DType::None && p.scale_block == 0) p.scale_block = p.scale == DType::UE4M3 ? 32 : 64;
     if (!pattern_given) p.pattern = (p.a == DType::E2M1 && p.scale != DType::None) ? Pattern::P4_8 : default_pattern(p.a);
+    if (p.bias.present() && p.bias_type == DType::None) p.bias_type = p.d;
 }
 
 std::optional<Invalid> check_finite(const char* key, double value) {
     if (std::isfinite(value)) return std::nullopt;
     return Invalid{key, fmt::format("{} must be a finite number (got {})", key, value)};
 }
+
+namespace {
+
+// The epilogue's keys: floating problems only, vectors finite, the bias on an axis and of f32 or
+// D's type.
+std::optional<Invalid> validate_epilogue(const Problem& p) {
+    using I = Invalid;
+    if (!p.has_epilogue()) {
+        if (p.bias_axis != BiasAxis::None) return I{"bias", "a bias axis without a bias"};
+        return std::nullopt;
+    }
+    if (is_integer(p.a)) {
+        const char* key = p.row_scale.present() ? "row_scale" : p.col_scale.present() ? "col_scale" : p.bias.present() ? "bias" : "activation";
+        return I{key, "the epilogue (scales, bias, activation) is for floating problems; integer problems write the s32 result"};
+    }
+    for (const auto& [key, v] : {std::pair{"row_scale", &p.row_scale}, std::pair{"col_scale", &p.col_scale}, std::pair{"bias", &p.bias}})
+        if (v->source == EpilogueVector::Source::Given)
+            if (auto bad = check_finite(key, v->value)) return bad;
+    if (p.bias.present()) {
+        if (p.bias_axis != BiasAxis::Row && p.bias_axis != BiasAxis::Col) return I{"bias", "a bias is per row or per column (row or col)"};
+        if (p.bias_type != DType::F32 && p.bias_type != p.d)
+            return I{"bias_type", fmt::format("the bias is f32 or D's type ({}), not {}", name(p.d), name(p.bias_type))};
+    } else if (p.bias_axis != BiasAxis::None || p.bias_type != DType::None) {
+        return I{"bias", "a bias axis or type without a bias"};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
 
 std::optional<Invalid> validate(const Problem& p) {
     using I = Invalid;
@@ -165,7 +239,7 @@ std::optional<Invalid> validate(const Problem& p) {
     } else if (p.pattern == Pattern::P4_8 && p.a == DType::E2M1) {
         return I{"scale_type", "pairwise 4:8 e2m1 (kind::mxf4) is block-scaled: give a scale type"};
     }
-    return std::nullopt;
+    return validate_epilogue(p);
 }
 
 }  // namespace spmma

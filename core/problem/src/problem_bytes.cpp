@@ -37,8 +37,11 @@ std::optional<ProblemBytes> problem_bytes(const Problem& p, int64_t checked) {
         ops = c.add(ops, c.mul(p.m, p.k / p.scale_block));
         ops = c.add(ops, c.mul(p.n, p.k / p.scale_block));
     }
-    // NOTES: the operand arena aligns each of its six buffers to 64 bytes.
-    b.operands = c.add(ops, 6 * 64);
+    if (p.row_scale.present()) ops = c.add(ops, c.mul(p.m, 4));
+    if (p.col_scale.present()) ops = c.add(ops, c.mul(p.n, 4));
+    if (p.bias.present()) ops = c.add(ops, c.bytes(p.bias_type, p.bias_axis == BiasAxis::Row ? p.m : p.n));
+    // NOTES: the operand arena aligns each of its nine buffers to 64 bytes.
+    b.operands = c.add(ops, 9 * 64);
     b.d = c.bytes(p.d, mn);
     b.reference = c.mul(checked, 2 * static_cast<int64_t>(sizeof(double)));
     c.mul(c.add(b.operands, c.add(b.d, b.reference)), 8);  // the total, in bits too

@@ -1,5 +1,7 @@
 #include <spmma/core/problem_keys.hpp>
 
+#include <spmma/core/epilogue_spec.hpp>
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -47,6 +49,20 @@ std::optional<reference::VerifyMode> verify_mode(const std::string& s) {
 bool scaled(const Job& j) { return j.problem.scale != DType::None; }
 bool random_scales(const Job& j) { return scaled(j) && j.problem.scale_gen == ScaleGen::Random; }
 KeyValue abi_int(int64_t v) { return KeyValue{v}; }
+
+// One part of the epilogue read by the one parser of epilogue_spec.hpp (the same text --op's
+// presets and the records use); its reason when refused.
+Reason epilogue_part(JobDraft& d, std::string EpilogueSpec::*part, const KeyValue& v) {
+    EpilogueSpec spec;
+    spec.*part = text(v);
+    if (const auto bad = apply_epilogue_spec(spec, d.job.problem)) return bad->message;
+    return std::nullopt;
+}
+// The part as records write it; nullopt when the problem lacks it (a plain record reads as before).
+Got epilogue_text(const Job& j, std::string EpilogueSpec::*part) {
+    std::string s = epilogue_spec_of(j.problem).*part;
+    return s.empty() ? Got{} : Got{std::move(s)};
+}
 
 // NOTES: the rows are in the records' order (CSV columns, the rerun command's options); the
 // sweep rank (the number after the part) keeps the order in which version 1 of the workload
@@ -140,6 +156,26 @@ const std::vector<ProblemKey> kKeys = {
     {"seed", "--seed", KeyKind::Integer, KeyPart::Problem, 15, "Seed of the operand generator", 0, false, true, nullptr, "seed",
      [](JobDraft& d, const KeyValue& v) -> Reason { d.job.problem.seed = whole_unsigned(v); return std::nullopt; },
      [](const Job& j) -> Got { return KeyValue{j.problem.seed}; }, nullptr, nullptr},
+    {"row_scale", "--row-scale", KeyKind::Vector, KeyPart::Problem, 22,
+     "Epilogue: an f32 scale per row of D, 'random' (drawn from the seed, in [1/4, 4]) or one value for every row", 0, false, true, nullptr, "row_scale",
+     [](JobDraft& d, const KeyValue& v) { return epilogue_part(d, &EpilogueSpec::row_scale, v); },
+     [](const Job& j) { return epilogue_text(j, &EpilogueSpec::row_scale); },
+     [](const spmma_problem& p) { return abi_int(p.row_scale); }, [](spmma_problem& p, const KeyValue& v) { p.row_scale = static_cast<int32_t>(whole(v)); }},
+    {"col_scale", "--col-scale", KeyKind::Vector, KeyPart::Problem, 23, "Epilogue: an f32 scale per column of D, 'random' or one value", 0, false, true, nullptr, "col_scale",
+     [](JobDraft& d, const KeyValue& v) { return epilogue_part(d, &EpilogueSpec::col_scale, v); },
+     [](const Job& j) { return epilogue_text(j, &EpilogueSpec::col_scale); },
+     [](const spmma_problem& p) { return abi_int(p.col_scale); }, [](spmma_problem& p, const KeyValue& v) { p.col_scale = static_cast<int32_t>(whole(v)); }},
+    // The wire carries the bias's axis here and its type beside c_type (execution.cpp).
+    {"bias", "--bias", KeyKind::Choice, KeyPart::Problem, 24,
+     "Epilogue: a bias per row or column, AXIS[,TYPE][,VALUE]: row or col, f32 or D's type (the default), one value (drawn from the seed when absent)",
+     0, true, true, nullptr, "bias",
+     [](JobDraft& d, const KeyValue& v) { return epilogue_part(d, &EpilogueSpec::bias, v); },
+     [](const Job& j) { return epilogue_text(j, &EpilogueSpec::bias); },
+     [](const spmma_problem& p) { return abi_int(p.bias); }, [](spmma_problem& p, const KeyValue& v) { p.bias = static_cast<int32_t>(whole(v)); }},
+    {"activation", "--activation", KeyKind::Choice, KeyPart::Problem, 25, "Epilogue: none, relu, gelu-tanh or silu, applied last", 0, false, true, nullptr, "activation",
+     [](JobDraft& d, const KeyValue& v) { return epilogue_part(d, &EpilogueSpec::activation, v); },
+     [](const Job& j) { return epilogue_text(j, &EpilogueSpec::activation); },
+     [](const spmma_problem& p) { return abi_int(p.activation); }, [](spmma_problem& p, const KeyValue& v) { p.activation = static_cast<int32_t>(whole(v)); }},
     {"warmup", "--warmup", KeyKind::Integer, KeyPart::Run, 16, "Untimed launches before timing", 0, false, true, nullptr, nullptr,
      [](JobDraft& d, const KeyValue& v) -> Reason { d.job.warmup = static_cast<int>(whole(v)); return std::nullopt; },
      [](const Job& j) -> Got { return KeyValue{int64_t{j.warmup}}; }, nullptr, nullptr},
@@ -177,7 +213,8 @@ std::vector<const ProblemKey*> keys_in_sweep_order() {
 std::variant<KeyValue, std::string> parse_key_text(const ProblemKey& key, const std::string& s) {
     switch (key.kind) {
         case KeyKind::Type:
-        case KeyKind::Choice: return KeyValue{s};
+        case KeyKind::Choice:
+        case KeyKind::Vector: return KeyValue{s};
         case KeyKind::Flag:
             if (s == "true" || s == "1") return KeyValue{true};
             if (s == "false" || s == "0") return KeyValue{false};
@@ -222,6 +259,7 @@ std::optional<std::string> set_key(const ProblemKey& key, JobDraft& draft, const
             break;
         case KeyKind::Type:
         case KeyKind::Choice:
+        case KeyKind::Vector:
             if (!std::holds_alternative<std::string>(v)) return std::string("must be a string");
             break;
     }

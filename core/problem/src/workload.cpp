@@ -163,6 +163,10 @@ private:
                 error(v, key.name, fmt::format("must be true or false, not {}", type_name(v)));
             case KeyKind::Type:
             case KeyKind::Choice: return KeyValue{string_value(v, key.name)};
+            case KeyKind::Vector:
+                if (v.is_string()) return KeyValue{v.as_string()->get()};
+                if (v.is_integer() || v.is_floating_point()) return KeyValue{fmt::format("{}", v.value<double>().value_or(0))};
+                error(v, key.name, fmt::format("must be \"random\" or a number, not {}", type_name(v)));
         }
         error(v, key.name, "unreadable value");
     }
@@ -230,6 +234,7 @@ private:
                 // Blame the key as written (a_type/b_type may have come from dtype).
                 std::string key = bad->key;
                 if ((key == "a_type" || key == "b_type") && !lookup(t, key)) key = "dtype";
+                if (key == "bias_type") key = "bias";
                 const toml::node* at = lookup(t, key);
                 error(at ? *at : static_cast<const toml::node&>(t), key,
                       sweep ? fmt::format("{} (problem {})", bad->message, x.job.problem.label()) : bad->message);

@@ -79,6 +79,9 @@ MovedBytes moved_bytes(const Problem& p, bool dense) {
     if (p.beta != 0.0) b.c = bytes_of(p.c, p.m * p.n);
     b.d = bytes_of(p.d, p.m * p.n);
     if (p.scale != DType::None && p.scale_block > 0) b.scales = (p.m + p.n) * (p.k / p.scale_block);
+    if (p.row_scale.present()) b.epilogue += bytes_of(DType::F32, p.m);
+    if (p.col_scale.present()) b.epilogue += bytes_of(DType::F32, p.n);
+    if (p.bias.present()) b.epilogue += bytes_of(p.bias_type, p.bias_axis == BiasAxis::Row ? p.m : p.n);
     return b;
 }
 
@@ -111,7 +114,7 @@ SpeedOfLight speed_of_light(const Problem& p, bool dense, const std::string& arc
 
 json SpeedOfLight::to_json() const {
     json o = {{"bytes", bytes.total()},
-              {"bytes_by_operand", {{"a", bytes.a}, {"a_metadata", bytes.a_metadata}, {"b", bytes.b}, {"c", bytes.c}, {"d", bytes.d}, {"scales", bytes.scales}}},
+              {"bytes_by_operand", {{"a", bytes.a}, {"a_metadata", bytes.a_metadata}, {"b", bytes.b}, {"c", bytes.c}, {"d", bytes.d}, {"scales", bytes.scales}, {"epilogue", bytes.epilogue}}},
               {"flops", flops},
               {"achieved_bytes_per_s", achieved_bytes_per_s},
               {"achieved_flops_per_s", achieved_flops_per_s}};
@@ -134,7 +137,8 @@ SpeedOfLight SpeedOfLight::from_json(const json& o) {
     if (const json* by = member(o, "bytes_by_operand")) {
         if (!by->is_object()) throw std::invalid_argument("sol.bytes_by_operand: expected an object");
         const char* w = "sol.bytes_by_operand";
-        s.bytes = {count(*by, "a", w), count(*by, "a_metadata", w), count(*by, "b", w), count(*by, "c", w), count(*by, "d", w), count(*by, "scales", w)};
+        s.bytes = {count(*by, "a", w), count(*by, "a_metadata", w), count(*by, "b", w), count(*by, "c", w), count(*by, "d", w), count(*by, "scales", w),
+                   count(*by, "epilogue", w)};
     }
     s.flops = number(o, "flops", "sol");
     s.achieved_bytes_per_s = number(o, "achieved_bytes_per_s", "sol");

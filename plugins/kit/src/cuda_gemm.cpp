@@ -138,6 +138,14 @@ void CudaGemm::upload_c(const spmma_operands& ops, CForm form) {
     c_ = to_device(wide);
 }
 
+void CudaGemm::upload_epilogue(const spmma_operands& ops) {
+    const spmma_problem& p = problem_;
+    context_.make_current();
+    rs_ = p.row_scale ? to_device(ops.row_scale, ops.row_scale_bytes) : DeviceBuffer();
+    cs_ = p.col_scale ? to_device(ops.col_scale, ops.col_scale_bytes) : DeviceBuffer();
+    bias_ = p.bias != SPMMA_BIAS_NONE ? to_device(ops.bias, ops.bias_bytes) : DeviceBuffer();
+}
+
 CUfunction CudaGemm::kernel(const void* image, const char* name, unsigned smem_bytes) {
     const CUfunction f = module(image).function(name);
     set_max_dynamic_smem(f, smem_bytes);

@@ -31,6 +31,9 @@ CanonicalSizes canonical_sizes(const spmma_problem& p) {
         s.scale_a = static_cast<size_t>(p.m * (p.k / p.scale_block));
         s.scale_b = static_cast<size_t>(p.n * (p.k / p.scale_block));
     }
+    if (p.row_scale) s.row_scale = storage_bytes(SPMMA_F32, p.m);
+    if (p.col_scale) s.col_scale = storage_bytes(SPMMA_F32, p.n);
+    if (p.bias != SPMMA_BIAS_NONE) s.bias = storage_bytes(p.bias_type, p.bias == SPMMA_BIAS_ROW ? p.m : p.n);
     return s;
 }
 
@@ -45,6 +48,9 @@ void check_operands(const spmma_problem& p, const spmma_operands& ops) {
         expect("scale_A", ops.scale_a, ops.scale_a_bytes, s.scale_a);
         expect("scale_B", ops.scale_b, ops.scale_b_bytes, s.scale_b);
     }
+    if (p.row_scale) expect("row_scale", ops.row_scale, ops.row_scale_bytes, s.row_scale, " (the problem has a row scale)");
+    if (p.col_scale) expect("col_scale", ops.col_scale, ops.col_scale_bytes, s.col_scale, " (the problem has a column scale)");
+    if (p.bias != SPMMA_BIAS_NONE) expect("bias", ops.bias, ops.bias_bytes, s.bias, " (the problem has a bias)");
 }
 
 void check_d_bytes(const spmma_problem& p, size_t bytes) {

@@ -17,6 +17,17 @@ std::string shared_memory_reason(const std::string& kernel, int need_bytes, int 
            " allows " + std::to_string(allowed_bytes / 1024) + " KiB";
 }
 
+std::string epilogue_words(const spmma_problem& p) {
+    char buf[64];
+    return spmma_epilogue_label(&p, buf, sizeof buf);
+}
+
+std::string unfused_epilogue_reason(const spmma_problem& p, const std::string& plugin) {
+    if (!spmma_problem_has_epilogue(&p)) return {};
+    return "unsupported: the " + plugin + " plugin does not apply the epilogue yet (" + epilogue_words(p) +
+           "); it computes alpha*A*B + beta*C only";
+}
+
 std::string tile_count_reason(int64_t m, int64_t n, int bm, int bn) {
     const int64_t tiles = ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
     if (tiles > std::numeric_limits<int32_t>::max()) return "too many CTA tiles for one launch";

@@ -36,6 +36,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "activation.cuh"
+#include "epilogue_store.cuh"
 #include "ptx_sm90.cuh"
 #include "static_for.cuh"
 #include "ptx_sm90a_wgmma.cuh"
@@ -132,16 +134,50 @@ __device__ __forceinline__ void store_pair(Out* d, float2 v, bool two, bool vec)
 }
 
 // alpha * (two adjacent accumulators) + beta * C at d-offset off (C read only where it exists;
-// never with kMayReadC false, the TMA-store path, which runs only without C).
-template <class K, bool kMayReadC = true, class Acc>
-__device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const KernelParams& p, int64_t off, bool two) {
+// never with kMayReadC false, the TMA-store path, which runs only without C). With kEpi, the ABI
+// 1.2 epilogue of elements (row, col) and (row, col + 1) in plugin.h's order: alpha * rs[row] *
+// cs[col] before C, the bias and the activation after. NOTES: the TMA path writes whole boxes,
+// so row and col may lie past D (TMA drops those elements); the vectors are read at the last
+// row / column there, never past their end. kEpi is a template flag, not a test of p.epi.on, so
+// the plain kernels' epilogue is the code it was (a runtime test of p.use_c measured slower).
+template <class K, bool kMayReadC = true, bool kEpi = false, class Acc>
+__device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const KernelParams& p, int64_t off, bool two,
+                                              int row = 0, int col = 0) {
     float2 v = acc_pair_f<K::Instr::kAcc>(a, i, h);
-    v.x *= p.alpha;
-    v.y *= p.alpha;
+    const EpilogueParams& e = p.epi;
+    const int r = min(row, p.m - 1), c0 = min(col, p.n - 1), c1 = min(col + 1, p.n - 1);
+    if constexpr (kEpi) {
+        float s0 = p.alpha;
+        if (e.row_scale) s0 *= __ldg(e.row_scale + r);
+        float s1 = s0;
+        if (e.col_scale) {
+            s0 *= __ldg(e.col_scale + c0);
+            s1 *= __ldg(e.col_scale + c1);
+        }
+        v.x *= s0;
+        v.y *= s1;
+    } else {
+        v.x *= p.alpha;
+        v.y *= p.alpha;
+    }
     if (kMayReadC && p.use_c) {
         const float* c = static_cast<const float*>(p.c);
         v.x = fmaf(p.beta, c[off], v.x);
         if (two) v.y = fmaf(p.beta, c[off + 1], v.y);
+    }
+    if constexpr (kEpi) {
+        if (e.bias_axis == SPMMA_BIAS_ROW) {
+            const float b = spmma_epilogue::load_float(e.bias, e.bias_type, r);
+            v.x += b;
+            v.y += b;
+        } else if (e.bias_axis == SPMMA_BIAS_COL) {
+            v.x += spmma_epilogue::load_float(e.bias, e.bias_type, c0);
+            v.y += spmma_epilogue::load_float(e.bias, e.bias_type, c1);
+        }
+        if (e.activation != SPMMA_ACTIVATION_NONE) {
+            v.x = spmma_epilogue::activate(e.activation, v.x);
+            v.y = spmma_epilogue::activate(e.activation, v.y);
+        }
     }
     return v;
 }
@@ -168,7 +204,7 @@ __device__ __forceinline__ uint32_t pack_pair(float2 v) {
 template <class K, class Out>
 inline constexpr bool kSectorStores = std::is_same_v<Out, __nv_bfloat16> && K::kMBlocks == 1;
 
-template <class K, class Out>
+template <class K, class Out, bool kEpi = false>
 __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                  const KernelParams& p, int row0, int col0) {
     static_assert(K::cfg.bn % 16 == 0, "the 16-bit epilogue pairs 8-column blocks");
@@ -188,8 +224,8 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
                 const int first = col0 - 2 * t + 8 * i;  // the 16 columns of blocks i and i + 1 (same for the warp)
                 if constexpr (kSectorStores<K, Out>) {
                     if ((p.n % 4) == 0 && first + 16 <= p.n) {  // warp-uniform
-                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K>(acc[j], i, h, p, row_off + first + 2 * t, true)) : 0u;
-                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true)) : 0u;
+                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i, h, p, row_off + first + 2 * t, true, row, first + 2 * t)) : 0u;
+                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true, row, first + 8 + 2 * t)) : 0u;
                         const uint32_t a0 = __shfl_sync(0xffffffffu, w0, lo), a1 = __shfl_sync(0xffffffffu, w1, lo);
                         const uint32_t b0 = __shfl_sync(0xffffffffu, w0, hi), b1 = __shfl_sync(0xffffffffu, w1, hi);
                         if (row_ok)
@@ -204,7 +240,7 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
                     if (col >= p.n) continue;
                     const bool two = col + 1 < p.n;
                     const int64_t off = row_off + col;
-                    store_pair<Out>(d + off, scaled_pair<K>(acc[j], i + b, h, p, off, two), two, vec);
+                    store_pair<Out>(d + off, scaled_pair<K, true, kEpi>(acc[j], i + b, h, p, off, two, row, col), two, vec);
                 }
             }
         }
@@ -274,7 +310,7 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
 // q % 3 (its own, then the two borrowed), so only every third chunk waits for TMA to read the
 // buffer it refills; the caller has waited for every store before the tile, so the first three
 // never wait.
-template <class K, class Out, bool Borrow = false>
+template <class K, class Out, bool Borrow = false, bool kEpi = false>
 __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf0,
                                                uint32_t buf0_addr, int row0, int col0, int consumer,
@@ -332,7 +368,8 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                     if constexpr (std::is_same_v<Out, int32_t>) {
                         *reinterpret_cast<int2*>(dst) = scaled_pair_int<K, false>(acc[j], i, h, p, 0, true);
                     } else {
-                        const float2 v = scaled_pair<K, false>(acc[j], i, h, p, 0, true);
+                        const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, row0 + 64 * j + acc_row(w4, lane, h),
+                                                                    col0 + acc_col(lane, i));
                         if constexpr (std::is_same_v<Out, float>) {
                             *reinterpret_cast<float2*>(dst) = v;
                         } else {
@@ -654,23 +691,31 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);
                     const uint32_t buf_addr = base + cfg.epi_buffer_offset(consumer, 0);
                     const int wg_row0 = tile_m * BM + consumer * cfg.wg_m(), tile_col0 = tile_n * BN;
-                    auto store_d = [&](auto borrow_c) {
-                        constexpr bool kBorrow = decltype(borrow_c)::value;
+                    auto store_d = [&](auto borrow_c, auto epi_c) {
+                        constexpr bool kBorrow = decltype(borrow_c)::value, kEpi = decltype(epi_c)::value;
                         const uint32_t bw_addr = b_stage(prev) + static_cast<uint32_t>(consumer * 2 * cfg.epi_buffer_bytes());
                         uint8_t* bw = const_cast<uint8_t*>(smem) + (bw_addr - base);
                         if constexpr (K::Instr::kAcc == AccKind::S32) {
                             store_tile_tma<K, int32_t, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr);
                         } else {
                             switch (p.d_type) {
-                                case SPMMA_F16: store_tile_tma<K, __half, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
-                                case SPMMA_BF16: store_tile_tma<K, __nv_bfloat16, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
-                                default: store_tile_tma<K, float, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
+                                case SPMMA_F16: store_tile_tma<K, __half, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
+                                case SPMMA_BF16: store_tile_tma<K, __nv_bfloat16, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
+                                default: store_tile_tma<K, float, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
                             }
                         }
                     };
+                    // The ABI 1.2 epilogue is its own instantiation of the stores (scaled_pair's
+                    // kEpi); the integer kernels take none.
+                    auto store_d_epi = [&](auto borrow_c) {
+                        if constexpr (K::Instr::kAcc != AccKind::S32) {
+                            if (p.epi.on) return store_d(borrow_c, std::true_type{});
+                        }
+                        store_d(borrow_c, std::false_type{});
+                    };
                     if constexpr (cfg.epi_borrows()) {
                         if (borrow) {
-                            store_d(std::true_type{});
+                            store_d_epi(std::true_type{});
                             // The borrowed stage goes back once TMA has read every chunk in it: the
                             // issuing thread waits, its warp (which arrives for the consumer) follows.
                             if (threadIdx.x % 128 == 0) bulk_wait_group_read<0>();
@@ -679,7 +724,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                             continue;
                         }
                     }
-                    store_d(std::false_type{});
+                    store_d_epi(std::false_type{});
                     continue;
                 }
             }
@@ -688,10 +733,18 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             if constexpr (K::Instr::kAcc == AccKind::S32) {
                 store_tile_int<K>(acc, p, row0, col0);
             } else {
-                switch (p.d_type) {
-                    case SPMMA_F16: store_tile_float<K, __half>(acc, p, row0, col0); break;
-                    case SPMMA_BF16: store_tile_float<K, __nv_bfloat16>(acc, p, row0, col0); break;
-                    default: store_tile_float<K, float>(acc, p, row0, col0); break;
+                auto store_float = [&](auto epi_c) {
+                    constexpr bool kEpi = decltype(epi_c)::value;
+                    switch (p.d_type) {
+                        case SPMMA_F16: store_tile_float<K, __half, kEpi>(acc, p, row0, col0); break;
+                        case SPMMA_BF16: store_tile_float<K, __nv_bfloat16, kEpi>(acc, p, row0, col0); break;
+                        default: store_tile_float<K, float, kEpi>(acc, p, row0, col0); break;
+                    }
+                };
+                if (p.epi.on) {
+                    store_float(std::true_type{});
+                } else {
+                    store_float(std::false_type{});
                 }
             }
         }

@@ -5,6 +5,7 @@
 #include "kernel_table.hpp"
 #include "selection.hpp"
 
+#include <spmma_plugin/host_epilogue.hpp>
 #include <spmma_plugin/kernel_backend.hpp>
 #include <spmma_plugin/refusals.hpp>
 #include <spmma_sm90a/perf_model.hpp>
@@ -34,6 +35,14 @@ protected:
         if (std::string why = problem_unsupported_reason(p); !why.empty()) return why;
         if (matching_kernels(p).empty())
             return "unsupported: no sm90a kernel for " + spmma_plugin::types_label(p.a_type, p.b_type, p.acc_type);
+        return {};
+    }
+
+    // The float kernels fuse every epilogue of ABI 1.2 into their stores (sm90a_spgemm.cuh,
+    // scaled_pair): the checks are the host plugins' (fields known, bias f32 or D's type, no
+    // integer problem).
+    std::string epilogue_reason(const spmma_problem& p) const override {
+        if (std::string why = spmma_plugin::host_epilogue_reason(p); !why.empty()) return "unsupported: " + why;
         return {};
     }
 

@@ -101,7 +101,11 @@ protected:
             e_ = to_device(meta);
         }
         upload_c(ops, CForm::widened);
-        for (Grid* g : grids()) g->params.c = c_.as<const void>();
+        upload_epilogue(ops);
+        for (Grid* g : grids()) {
+            g->params.c = c_.as<const void>();
+            g->params.epi = fused_epilogue();
+        }
 
         // Tensor maps: A and B K-major with the swizzle their descriptors name (layout.hpp), the
         // metadata as rows of 32-word units, boxes of one CTA's multicast slice (A and metadata
@@ -236,6 +240,13 @@ private:
                  rest_clusters, StreamKMode::Off);
         rest_ = rest;
         side_.emplace();
+    }
+
+    // The ABI 1.2 epilogue's vectors (upload_epilogue) and fields, for the float kernels to fuse.
+    EpilogueParams fused_epilogue() const {
+        const spmma_problem& p = problem_;
+        return {rs_.as<const float>(), cs_.as<const float>(), bias_.as<const void>(), p.bias, p.bias_type, p.activation,
+                spmma_problem_has_epilogue(&p) ? 1 : 0};
     }
 
     // Epilogue and tuning switches, alike in every grid.

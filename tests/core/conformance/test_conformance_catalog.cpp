@@ -62,3 +62,29 @@ TEST_CASE("a check result survives its JSON form (the worker's reply), parts and
     CHECK(back.parts[0].result == conformance::Outcome::Skip);
     CHECK(back.parts[0].seconds == 0.5);
 }
+
+TEST_CASE("the conformance catalog has a family for each part of the epilogue a plugin may claim", "[conformance][epilogue]") {
+    bool rs = false, cs = false, bias_row = false, bias_col = false, bias_f32 = false, bias_out = false;
+    std::set<Activation> activations;
+    for (const auto& f : conformance::catalog()) {
+        const Problem& p = f.problem;
+        if (!p.has_epilogue()) continue;
+        rs |= p.row_scale.present() && !p.col_scale.present() && !p.bias.present();
+        cs |= p.col_scale.present() && !p.row_scale.present() && !p.bias.present();
+        bias_row |= p.bias_axis == BiasAxis::Row;
+        bias_col |= p.bias_axis == BiasAxis::Col;
+        bias_f32 |= p.bias.present() && p.bias_type == DType::F32;
+        bias_out |= p.bias.present() && p.bias_type == p.d;
+        activations.insert(p.activation);
+    }
+    CHECK(rs);
+    CHECK(cs);
+    CHECK(bias_row);
+    CHECK(bias_col);
+    CHECK(bias_f32);
+    CHECK(bias_out);
+    CHECK(activations == std::set<Activation>{Activation::None, Activation::Relu, Activation::GeluTanh, Activation::Silu});
+    const auto* serving = conformance::find_family("e4m3+scaled-mm");
+    REQUIRE(serving);
+    CHECK(serving->problem.d == DType::BF16);
+}

@@ -138,3 +138,37 @@ TEST_CASE("the fused A generation equals drawing dense A, pruning it and compres
         }
     }
 }
+
+TEST_CASE("the epilogue's vectors are drawn from the seed (scales from 1/4 to 4) or take the given value, sized m or n", "[operands][epilogue]") {
+    Problem p = small(DType::F16);
+    p.row_scale = {EpilogueVector::Source::Drawn, 0};
+    p.col_scale = {EpilogueVector::Source::Given, 0.5};
+    p.bias = {EpilogueVector::Source::Drawn, 0};
+    p.bias_axis = BiasAxis::Row;
+    p.bias_type = DType::F16;
+    const OperandSizes s = OperandSizes::of(p);
+    CHECK(s.row_scale == 33 * 4);
+    CHECK(s.col_scale == 17 * 4);
+    CHECK(s.bias == 33 * 2);
+    const Operands a = generate_operands(p), b = generate_operands(p);
+    CHECK(a.row_scale == b.row_scale);
+    CHECK(a.bias == b.bias);
+    const spmma_operands v = a.view();
+    REQUIRE(v.row_scale_bytes == 33 * 4);
+    std::set<float> distinct;
+    for (int i = 0; i < 33; ++i) {
+        CHECK(v.row_scale[i] >= 0.25f);
+        CHECK(v.row_scale[i] <= 4.0f);
+        distinct.insert(v.row_scale[i]);
+    }
+    CHECK(distinct.size() > 30);
+    for (int j = 0; j < 17; ++j) CHECK(v.col_scale[j] == 0.5f);
+    CHECK(v.bias_bytes == 33 * 2);
+    // The other operands do not move when an epilogue is added.
+    const Operands plain = generate_operands(small(DType::F16));
+    CHECK(plain.b == a.b);
+    CHECK(plain.a.values == a.a.values);
+    CHECK(plain.view().row_scale == nullptr);
+    p.seed = 43;
+    CHECK(generate_operands(p).row_scale != a.row_scale);
+}

@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 using namespace spmma;
 
 namespace {
@@ -70,4 +72,50 @@ TEST_CASE("the ABI view carries every field", "[problem]") {
     CHECK(a.alpha == 2);
     CHECK(a.beta == -1);
     CHECK_FALSE(validate(p));
+}
+
+TEST_CASE("the epilogue reaches the ABI view and the label, and its impossible forms name their key", "[problem][epilogue]") {
+    Problem p = typed(DType::E4M3, DType::E4M3);
+    p.row_scale = {EpilogueVector::Source::Drawn, 0};
+    p.col_scale = {EpilogueVector::Source::Given, 0.5};
+    p.bias = {EpilogueVector::Source::Drawn, 0};
+    p.bias_axis = BiasAxis::Col;
+    p.bias_type = DType::BF16;
+    p.activation = Activation::Silu;
+    CHECK_FALSE(validate(p));
+    const spmma_problem a = p.to_abi();
+    CHECK(a.row_scale == 1);
+    CHECK(a.col_scale == 1);
+    CHECK(a.bias == SPMMA_BIAS_COL);
+    CHECK(a.bias_type == SPMMA_BF16);
+    CHECK(a.activation == SPMMA_ACTIVATION_SILU);
+    CHECK(p.label() == "16x16x64 e4m3*e4m3+f32->bf16 2:4 rs cs bias:col/bf16 silu");
+    CHECK(typed(DType::F16, DType::F16).to_abi().activation == SPMMA_ACTIVATION_NONE);
+
+    Problem q = p;
+    q.bias_type = DType::F16;  // neither f32 nor D's type
+    CHECK(validate(q)->key == "bias_type");
+    q = p;
+    q.bias_axis = BiasAxis::None;
+    CHECK(validate(q)->key == "bias");
+    q = p;
+    q.col_scale.value = std::nan("");
+    CHECK(validate(q)->key == "col_scale");
+    Problem i = typed(DType::S8, DType::S8);
+    i.activation = Activation::Relu;
+    CHECK(validate(i)->key == "activation");
+    CHECK(validate(i)->message == "the epilogue (scales, bias, activation) is for floating problems; integer problems write the s32 result");
+}
+
+TEST_CASE("epilogue words parse and print back", "[problem][epilogue]") {
+    CHECK(parse_activation("gelu-tanh") == Activation::GeluTanh);
+    CHECK_FALSE(parse_activation("gelu"));
+    CHECK(parse_bias_axis("row") == BiasAxis::Row);
+    CHECK_FALSE(parse_bias_axis("both"));
+    CHECK(parse_epilogue_vector("random")->source == EpilogueVector::Source::Drawn);
+    CHECK(parse_epilogue_vector("0.25")->value == 0.25);
+    CHECK_FALSE(parse_epilogue_vector("inf"));
+    CHECK_FALSE(parse_epilogue_vector("1x"));
+    CHECK(to_string(*parse_epilogue_vector("0.25")) == "0.25");
+    CHECK(to_string(*parse_epilogue_vector("random")) == "random");
 }

@@ -42,3 +42,22 @@ TEST_CASE("a record's command leaves out the test harness's path variables and u
     CHECK(c.find("SPMMA_SOURCE_DIR") == std::string::npos);
     CHECK(c.find("NOT_SPMMA_KNOB") == std::string::npos);
 }
+
+TEST_CASE("a record carries the epilogue: the problem's fields and the rerun command's flags, none for a plain problem", "[record][epilogue]") {
+    spmma::Job j = small_job();
+    j.problem.row_scale = {spmma::EpilogueVector::Source::Drawn, 0};
+    j.problem.bias = {spmma::EpilogueVector::Source::Given, 0.5};
+    j.problem.bias_axis = spmma::BiasAxis::Col;
+    j.problem.bias_type = spmma::DType::F32;
+    j.problem.activation = spmma::Activation::GeluTanh;
+    const auto p = spmma::problem_json(j);
+    CHECK(p["row_scale"] == "random");
+    CHECK_FALSE(p.contains("col_scale"));
+    CHECK(p["bias"] == "col,f32,0.5");
+    CHECK(p["activation"] == "gelu-tanh");
+    const std::string c = spmma::reproduce_command(j, "cpu", "", "");
+    CHECK(c.find("--row-scale random --bias col,f32,0.5 --activation gelu-tanh") != std::string::npos);
+    const auto plain = spmma::problem_json(small_job());
+    for (const char* key : {"row_scale", "col_scale", "bias", "activation"}) CHECK_FALSE(plain.contains(key));
+    CHECK(spmma::reproduce_command(small_job(), "cpu", "", "").find("--row-scale") == std::string::npos);
+}

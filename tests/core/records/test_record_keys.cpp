@@ -50,7 +50,7 @@ TEST_CASE("a record's problem object has one field per key, scale_range from sca
 TEST_CASE("the CSV keeps its columns, scale as type/block", "[record][keys]") {
     CHECK(Record::csv_header() ==
           std::vector<std::string>{"status", "m", "n", "k", "a_type", "b_type", "acc_type", "d_type", "pattern", "satfinite", "scale",
-                                   "alpha", "beta", "dist", "seed", "plugin", "plugin_version", "kind", "kernel", "device", "arch",
+                                   "alpha", "beta", "dist", "seed", "row_scale", "col_scale", "bias", "activation", "plugin", "plugin_version", "kind", "kernel", "device", "arch",
                                    "median_ms", "min_ms", "tflops", "bytes", "bytes_per_s", "sol_bound_ms", "sol_pct", "verify_mode", "checked", "mismatches", "max_abs_error",
                                    "max_rel_error", "tolerance_ratio", "baseline", "speedup", "reason", "source", "command",
                                    "spmma_version", "timestamp", "times_ms"});
@@ -66,6 +66,22 @@ TEST_CASE("the CSV keeps its columns, scale as type/block", "[record][keys]") {
     r.job.problem.saturate = true;
     CHECK(r.csv_row()[9] == "1");
     CHECK(r.csv_row()[10] == "");
+}
+
+TEST_CASE("the epilogue's CSV columns follow seed, empty for a plain problem", "[record][keys][epilogue]") {
+    Record r;
+    r.job = scaled_job();
+    const auto plain = r.csv_row();
+    CHECK(std::vector<std::string>(plain.begin() + 15, plain.begin() + 19) == std::vector<std::string>{"", "", "", ""});
+    Problem& p = r.job.problem;
+    p.row_scale = {EpilogueVector::Source::Drawn, 0};
+    p.col_scale = {EpilogueVector::Source::Given, 0.5};
+    p.bias = {EpilogueVector::Source::Drawn, 0};
+    p.bias_axis = BiasAxis::Row;
+    p.bias_type = DType::F32;
+    p.activation = Activation::Silu;
+    const auto row = r.csv_row();
+    CHECK(std::vector<std::string>(row.begin() + 15, row.begin() + 19) == std::vector<std::string>{"random", "0.5", "row,f32", "silu"});
 }
 
 TEST_CASE("the rerun command gives every key its option, in the table's order", "[record][keys]") {

@@ -117,6 +117,21 @@ TEST_CASE("block scales are a byte per block of A and of B, tf32 1:2 metadata is
     CHECK(moved_bytes(t, false).a_metadata == 128 * 128 / 2);
 }
 
+TEST_CASE("the epilogue reads its f32 row and column scales and its bias in the bias's type, once", "[sol]") {
+    Problem p = problem(4096, 16, 1024, DType::E4M3, DType::BF16);
+    const int64_t plain = moved_bytes(p, false).total();
+    p.row_scale.source = EpilogueVector::Source::Drawn;
+    p.col_scale.source = EpilogueVector::Source::Given;
+    p.bias.source = EpilogueVector::Source::Drawn;
+    p.bias_axis = BiasAxis::Row;
+    p.bias_type = DType::BF16;
+    CHECK(moved_bytes(p, false).epilogue == 4096 * 4 + 16 * 4 + 4096 * 2);
+    CHECK(moved_bytes(p, false).total() == plain + 4096 * 4 + 16 * 4 + 4096 * 2);
+    p.bias_axis = BiasAxis::Col;
+    p.bias_type = DType::F32;
+    CHECK(moved_bytes(p, false).epilogue == 4096 * 4 + 16 * 4 + 16 * 4);
+}
+
 TEST_CASE("without the device's peaks: bytes, FLOPs and rates, no bound and no fraction", "[sol]") {
     const SpeedOfLight s = speed_of_light(problem(64, 32, 128, DType::F16, DType::F16), false, "x86_64", DevicePeaks{}, 0.5);
     CHECK(s.bytes.total() == 64 * 64 * 2 + 64 * 32 / 2 + 128 * 32 * 2 + 64 * 32 * 2);

@@ -69,11 +69,16 @@ protected:
     enum class CForm { as_given, widened };
     // c_: C in `form` when beta is not 0 (the operands already checked), else empty.
     void upload_c(const spmma_operands& ops, CForm form);
+    // rs_, cs_ and bias_: the epilogue's vectors (ABI 1.2) as the host gave them (f32 scales,
+    // the bias in its type), each empty when the problem has none. For kernels that fuse the
+    // epilogue (the operands already checked).
+    void upload_epilogue(const spmma_operands& ops);
 
     Context context_;
     Stream stream_;
     DeviceProperties props_;
     DeviceBuffer c_, d_;
+    DeviceBuffer rs_, cs_, bias_;  // upload_epilogue
 
 private:
     DeviceBuffer l2_flush_;       // twice the L2 size, read before each timed launch (SPMMA_RUN_FLUSH_L2)

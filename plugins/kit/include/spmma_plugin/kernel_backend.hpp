@@ -1,7 +1,9 @@
 // The Backend of a plugin whose kernels are its own (the GPU families): kernels listed from the
 // plugin's registry, and one order of checks for every problem, so that each refusal comes at
 // the same step in every plugin:
-//   1. the problem: some kernel of the plugin computes it (types, pattern, epilogue, sizes);
+//   1. the problem: some kernel of the plugin computes it (types, pattern, epilogue, sizes; the
+//      epilogue of ABI 1.2 -- scales, bias, activation -- only where the plugin says its kernels
+//      fuse it, epilogue_reason);
 //   2. a kernel the host names: it computes this problem's types;
 //   3. the device: the driver, the device's existence, the plugin's architecture (runs_on);
 //   4. the kernel on this device: the named one fits it, or the heuristic picks one.
@@ -45,6 +47,9 @@ protected:
     virtual const KernelRegistry<Entry>& registry() const = 0;
     // Step 1: "" when some kernel of the plugin computes p, else why none does.
     virtual std::string problem_reason(const spmma_problem& p) const = 0;
+    // Step 1's epilogue of ABI 1.2: "" when the plugin's kernels fuse p's epilogue (or p has
+    // none), else why not. By default none does.
+    virtual std::string epilogue_reason(const spmma_problem& p) const { return unfused_epilogue_reason(p, info().name); }
     // Step 2: "" when kernel k computes p's types, else why not.
     virtual std::string kernel_reason(const Entry& k, const spmma_problem& p) const = 0;
     // Step 4 for a named kernel: "" when k runs p on dev (shared memory, grid size), else why not.
@@ -81,6 +86,7 @@ protected:
 private:
     const Entry& select(int device, const spmma_problem& p, const char* kernel) const {
         if (std::string why = problem_reason(p); !why.empty()) unsupported(why);
+        if (std::string why = epilogue_reason(p); !why.empty()) unsupported(why);
         const Entry* named = registry().find(kernel);
         if (kernel && !named) unsupported(std::string("no kernel named ") + kernel);
         if (named)

@@ -16,8 +16,11 @@ size_t storage_bytes(spmma_dtype t, int64_t count);
 // The sizes the host's buffers have for problem p (plugin.h): A values m x k/2 of a_type, A
 // indices m x k/G, B k x n of b_type, C m x n of c_type (0 when beta is 0: C is not read), D
 // m x n of d_type, block scales m (n) x k/scale_block (0 when unscaled).
+// The epilogue's vectors (ABI 1.2): row_scale m f32, col_scale n f32, bias m or n of bias_type
+// (0 when absent).
 struct CanonicalSizes {
     size_t a_values = 0, a_indices = 0, b = 0, c = 0, d = 0, scale_a = 0, scale_b = 0;
+    size_t row_scale = 0, col_scale = 0, bias = 0;
 };
 CanonicalSizes canonical_sizes(const spmma_problem& p);
 

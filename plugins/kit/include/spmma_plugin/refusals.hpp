@@ -21,6 +21,14 @@ std::string types_label(const spmma_problem& p);
 // 97 KiB of shared memory per block, sm_86 allows 99 KiB" style.
 std::string shared_memory_reason(const std::string& kernel, int need_bytes, int allowed_bytes, const std::string& arch);
 
+// "" for a problem without an epilogue (ABI 1.2: row or column scales, a bias, an activation);
+// else the refusal of a plugin whose kernels do not apply one yet, naming what the problem asks
+// for ("unsupported: the sm80 plugin does not apply the epilogue yet (rs cs bias:col/f32 relu);
+// it computes alpha*A*B + beta*C only").
+std::string unfused_epilogue_reason(const spmma_problem& p, const std::string& plugin);
+// The epilogue of p in words: "rs cs bias:col/f32 gelu-tanh" ("" when none), plugin.h's label.
+std::string epilogue_words(const spmma_problem& p);
+
 // "" when one launch of bm x bn tiles over m x n has at most 2^31 - 1 CTAs (the grid's x limit).
 std::string tile_count_reason(int64_t m, int64_t n, int bm, int bn);
 

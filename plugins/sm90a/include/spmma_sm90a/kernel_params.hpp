@@ -8,6 +8,19 @@
 
 namespace spmma_sm90a {
 
+// The epilogue of ABI 1.2 (plugin.h) as the float kernels fuse it where D is written:
+// D = act(alpha * rs[row] * cs[col] * acc + beta * C + bias), in f32, rounded once. Device
+// pointers, null where the problem has no such vector; `on` = 0 takes the plain epilogue's code.
+struct EpilogueParams {
+    const float* row_scale;  // m values
+    const float* col_scale;  // n values
+    const void* bias;        // m (bias_axis SPMMA_BIAS_ROW) or n (SPMMA_BIAS_COL) values of bias_type
+    int32_t bias_axis;       // SPMMA_BIAS_*
+    int32_t bias_type;       // SPMMA_F32, SPMMA_F16 or SPMMA_BF16 (D's type)
+    int32_t activation;      // SPMMA_ACTIVATION_*
+    int32_t on;              // 1: any of the above
+};
+
 struct KernelParams {
     int32_t m, n, k;        // the problem (k unpadded; the tensors are padded to k_tiles stages)
     int32_t k_tiles;        // pipeline stages along k
@@ -44,6 +57,7 @@ struct KernelParams {
     // in D: 0, 0 but for the rest grid of a split launch (split_plan.hpp), which computes one
     // rectangle of D's tiles.
     int32_t tile_m0, tile_n0;
+    EpilogueParams epi;  // float kernels only; the integer ones take no epilogue
 };
 
 }  // namespace spmma_sm90a

@@ -26,16 +26,30 @@ struct ToleranceRule {
 // c in the statistical term c*sqrt(n)*S (see tolerance.cpp and the README).
 inline constexpr double kStatisticalFactor = 4.0;
 
+// The epilogue's activation (ABI 1.2), as the bound sees it: how much it may stretch an error
+// in its argument (the largest |act'(x)|), and the error of evaluating it in f32 with a
+// full-precision tanh or exp, relative to |x| (see tolerance.cpp).
+struct ActivationBound {
+    double lipschitz;
+    double epsilon;
+};
+ActivationBound activation_bound(int32_t activation);
+
 std::span<const ToleranceRule> tolerance_table();
 const ToleranceRule& tolerance_rule(const spmma_problem& p);
 
 // What one element's bound is made of, all exact (double) reference quantities.
 struct ElementTerms {
-    double value = 0;    // alpha*acc + beta*C
-    double acc = 0;      // sum of the products (scales applied, alpha not)
-    double abs_sum = 0;  // sum of |products| (scales applied, alpha not): S
+    double value = 0;    // the element's exact value: alpha*acc + beta*C, or with an epilogue
+                         // act(alpha*rs*cs*acc + beta*C + bias)
+    double acc = 0;      // sum of the products (block scales applied, alpha not)
+    double abs_sum = 0;  // sum of |products| (block scales applied, alpha not): S
     double beta_c = 0;   // beta*C (0 when beta is 0)
     double quantum = 0;  // a power of two every product is a multiple of (0: unknown)
+    // The epilogue (ABI 1.2); plain problems leave these as they are.
+    double pre = 0;      // the value before the activation (= value without one)
+    double scale = 1;    // rs[i]*cs[j] (1 when absent)
+    double bias = 0;     // the element's bias (0 when absent)
 };
 
 // The bound for one problem: rule + the problem's constants.
@@ -54,11 +68,17 @@ public:
     std::string description() const;      // one line, with this problem's numbers
 
 private:
+    std::string epilogue_description() const;  // "" for plain problems
+
     const ToleranceRule* rule_;
     spmma_dtype d_;
     spmma_dtype acc_;
     double alpha_, beta_;
     int64_t n_;
+    int products_ = 1;     // roundings of alpha*rs*cs*acc: 1 + one per scale vector
+    int additions_ = 1;    // roundings of the sum: + beta*C, + bias
+    int32_t activation_ = SPMMA_ACTIVATION_NONE;
+    bool epilogue_ = false;
 };
 
 }  // namespace spmma::reference

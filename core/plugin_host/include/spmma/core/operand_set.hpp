@@ -34,7 +34,7 @@ private:
 // Where each canonical buffer lies in the operand arena (64-byte aligned).
 struct OperandLayout {
     OperandSizes sizes;
-    size_t a_values = 0, a_indices = 0, b = 0, c = 0, scale_a = 0, scale_b = 0, total = 0;
+    size_t a_values = 0, a_indices = 0, b = 0, c = 0, scale_a = 0, scale_b = 0, row_scale = 0, col_scale = 0, bias = 0, total = 0;
     static OperandLayout of(const OperandSizes& s);
     OperandBuffers buffers(uint8_t* base) const;
     spmma_operands view(const uint8_t* base) const { return buffers(const_cast<uint8_t*>(base)).view(); }

@@ -90,6 +90,11 @@ private:
     decltype(spmma_plugin_api::describe_handle) describe_handle_ = nullptr;
 };
 
+// Why the host does not send `p` to a plugin of `id`'s ABI version, or nullopt: a plugin of ABI
+// 1.0 or 1.1 reads a problem only as far as its own struct and could not see an epilogue
+// ("speaks ABI 1.1; the epilogue (rs bias:col/f32 relu) needs ABI 1.2").
+std::optional<std::string> abi_refusal(const PluginIdentity& id, const spmma_problem& p);
+
 // The folders searched, in order: lib/spmma/plugins beside the binary's bin/ (the installed
 // plugins, build and install trees alike), SPMMA_PLUGIN_PATH (':'-separated, empty entries
 // ignored), then --plugin-dir arguments. A name is taken by the first plugin that has it, so a

@@ -84,8 +84,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CallPhases, create, upload, run, download, de
 // `lost` stays behind: only the parent's end sets it.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ExecResult, ok, stage, error, status, kernel, times_ms, launches_warmup, phases, notes, clocks,
                                    elements_only, l2_flushed, timing_note)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OperandSizes, a_values, a_indices, b, c, scale_a, scale_b)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OperandLayout, sizes, a_values, a_indices, b, c, scale_a, scale_b, total)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OperandSizes, a_values, a_indices, b, c, scale_a, scale_b, row_scale, col_scale, bias)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(OperandLayout, sizes, a_values, a_indices, b, c, scale_a, scale_b, row_scale, col_scale, bias, total)
 
 }  // namespace spmma
 

@@ -16,6 +16,9 @@ struct GemmSpec {
     // {"1024:8192:*2"}, "dtype" -> {"f16", "bf16"}, "satfinite" -> {"true"}. A key not given
     // keeps its default.
     std::map<std::string, std::vector<std::string>> given;
+    // --op: a named preset (op_presets()) of types and epilogue, applied before the keys: the
+    // keys given refine it.
+    std::string op;
     // --a, --b, --c: operands from files (operand_files.hpp). Not keys of the table: their
     // tensors give the sizes and types the keys leave out.
     std::string a_file, b_file, c_file;

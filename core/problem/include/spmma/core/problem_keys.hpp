@@ -32,6 +32,8 @@ enum class KeyKind {
     Flag,    // true or false; on the command line a flag without a value
     Integer, // a whole number, `min` or more
     Number,  // a number (alpha, beta: validate() insists on finite ones)
+    Vector,  // an epilogue vector: "random", "none" or one number for every element (a workload
+             // may write the number bare); held as its text
 };
 
 // One value of a key: a flag, an integer (seeds may need the unsigned range), a number, or a name.
@@ -48,7 +50,7 @@ struct ProblemKey {
     int sweep;             // its place in a sweep's product: lower ranks vary slower
     const char* help;
     int64_t min;           // Integer: the smallest value
-    bool typed_default;    // the default follows from the types (acc, out, pattern, scale_block)
+    bool typed_default;    // the default follows from the types (acc, out, pattern, scale_block, the bias's type)
     bool written;          // records, CSV and the rerun command carry it (dtype is only input)
     const char* field;     // the record's field when not `name`; keys sharing one make an array
     const char* column;    // the CSV column (keys sharing one are joined by '/'); nullptr: none

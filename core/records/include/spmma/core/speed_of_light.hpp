@@ -31,10 +31,11 @@ struct DevicePeaks {
 // elements a row) and the hardware's metadata, a nibble per group of the pattern (2:4: k / 8
 // bytes a row; tf32 1:2: k / 4; 4:8 pairwise: k / 16); a dense plugin reads A expanded (k
 // elements a row). B always; C only when beta != 0; block scales when scaled (a byte per block of A
-// and of B). Elements in their canonical storage (spmma/plugin.h).
+// and of B); the epilogue's vectors when present (f32 row and column scales, the bias in its
+// type). Elements in their canonical storage (spmma/plugin.h).
 struct MovedBytes {
-    int64_t a = 0, a_metadata = 0, b = 0, c = 0, d = 0, scales = 0;
-    int64_t total() const { return a + a_metadata + b + c + d + scales; }
+    int64_t a = 0, a_metadata = 0, b = 0, c = 0, d = 0, scales = 0, epilogue = 0;
+    int64_t total() const { return a + a_metadata + b + c + d + scales + epilogue; }
 };
 MovedBytes moved_bytes(const Problem& p, bool dense);
 

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_plugin/refusals.hpp>
 
 #include <cstring>
 #include <memory>
@@ -77,6 +78,9 @@ private:
         std::string why;
         const auto s = MakeSetup(p, why);
         if (!s) unsupported(why);
+        // NOTES: the library's own epilogues (an alpha vector, a bias, ReLU/GELU) are not wired to
+        // ABI 1.2's epilogue yet: refused here, after the types, before any device is asked.
+        if (std::string e = spmma_plugin::unfused_epilogue_reason(p, identity_once().name); !e.empty()) unsupported(e);
         if (kernel && std::strcmp(kernel, s->family->name) != 0)
             unsupported(std::string("unsupported: ") + kernel + " does not run this problem's types; " + s->family->name + " does");
         const spmma_plugin::cuda::DeviceProperties props = require_device(device);
