@@ -19,7 +19,8 @@
 //   - epilogue: alpha and conversion in registers, then through a shared-memory buffer per
 //     consumer and TMA stores, so the warps go on with the next tile while D is written; with C
 //     (beta != 0) or rows of D that TMA cannot address, alpha/beta in registers and direct stores
-//     with bounds checks (m and n tails).
+//     with bounds checks (m and n tails); ABI 1.2's epilogue (scales, bias, activation) is applied
+//     on either path where the accumulators become D (scaled_pair), in its own instantiation.
 // Sections: types, shared memory, barriers, producer, consumer, stream-K, epilogue.
 #pragma once
 

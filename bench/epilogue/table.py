@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""The table of bench/epilogue/device.sh: for each problem (m x n x k) and plugin in the records
+under OUT, the plain GEMM (no epilogue) beside the same GEMM with the epilogue (the records whose
+problem has a row or column scale, a bias or an activation): median time in µs, the scaled run's
+% of its speed of light where the record states it, and scaled / plain time. A plugin that did not
+run the scaled problem shows its status and reason. Exit 1 when a record that ran did not verify.
+
+    python3 bench/epilogue/table.py OUT
+"""
+import glob
+import json
+import os
+import sys
+
+EPILOGUE_KEYS = ("row_scale", "col_scale", "bias", "activation")
+
+
+def records(root):
+    for path in sorted(glob.glob(os.path.join(root, "**", "*.jsonl"), recursive=True)):
+        with open(path) as f:
+            for line in f:
+                if line.strip():
+                    yield json.loads(line)
+
+
+def has_epilogue(problem):
+    return any(problem.get(k) not in (None, "none", "") for k in EPILOGUE_KEYS)
+
+
+def time_us(r):
+    t = (r or {}).get("timing") or {}
+    return t.get("median_ms", 0) * 1e3 if r and r.get("status") == "verified" else None
+
+
+def sol(r):
+    f = ((r or {}).get("sol") or {}).get("fraction")
+    return f"{100 * f:.1f}" if f else "-"
+
+
+def cell(r):
+    if r is None:
+        return ["", ""]
+    us = time_us(r)
+    if us is None:
+        return [r.get("status", "?"), ""]
+    return [f"{us:.1f}", sol(r)]
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else "."
+    rows = {}  # (m, n, k, plugin) -> {"plain": record, "scaled": record}
+    bad, refused = [], {}
+    for r in records(root):
+        p = r["problem"]
+        key = (p["m"], p["n"], p["k"], r["plugin"]["name"])
+        kind = "scaled" if has_epilogue(p) else "plain"
+        rows.setdefault(key, {})[kind] = r
+        status = r.get("status")
+        if status in ("unsupported", "skipped"):
+            refused.setdefault((r["plugin"]["name"], kind), r.get("reason", ""))
+        elif status != "verified":
+            bad.append(f"{status}: {r.get('reason', '')} {r.get('command', '')}")
+    head = ["m x n x k", "plugin", "plain µs", "% SOL", "scaled µs", "% SOL", "scaled/plain"]
+    table = [head]
+    for key in sorted(rows, key=lambda k: (k[0] * k[2], k[0], k[2], k[1], k[3])):
+        m, n, k, plugin = key
+        plain, scaled = rows[key].get("plain"), rows[key].get("scaled")
+        tp, ts = time_us(plain), time_us(scaled)
+        ratio = f"{ts / tp:.3f}" if tp and ts else ""
+        table.append([f"{m}x{n}x{k}", plugin] + cell(plain) + cell(scaled) + [ratio])
+    widths = [max(len(row[i]) for row in table) for i in range(len(head))]
+    for row in table:
+        print("  ".join(c.rjust(widths[i]) if i >= 2 else c.ljust(widths[i]) for i, c in enumerate(row)).rstrip())
+    for (plugin, kind), reason in sorted(refused.items()):
+        print(f"{plugin} did not run the {kind} problems: {reason}")
+    for b in bad:
+        print(b)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

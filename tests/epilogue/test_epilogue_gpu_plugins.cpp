@@ -1,0 +1,109 @@
+// The epilogue of ABI 1.2 on the GPU plugins, on the GPU: sm90a fuses it into its float kernels'
+// stores, so every combination verifies in full at odd shapes with the heuristic's kernel (direct
+// stores where n is odd or C is read, TMA stores from the epilogue buffers otherwise), and each of
+// its kernels verifies four combinations that take both paths; a plugin that does not fuse it
+// refuses it with a reason. Needs a GPU the plugin runs on; elsewhere each case WARNs "skipped"
+// and passes (as test_device_wgmma does).
+#include "epilogue_cases.hpp"
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace spmma;
+using namespace spmma::epilogue_test;
+
+namespace {
+
+const std::string kDir = SPMMA_PLUGIN_DIR;
+
+// The plugin's API when its file is built and a GPU it runs on is here, else nullptr and *skip.
+const spmma_plugin_api* gpu_plugin(const std::string& name, std::string* skip) {
+    const std::string file = kDir + "/spmma-" + name + ".so";
+    if (!std::filesystem::exists(file)) {
+        *skip = name + " plugin not built (a build without nvcc)";
+        return nullptr;
+    }
+    const spmma_plugin_api* api = spmma_test::load_plugin(file);
+    if (std::string why = supports(api, base(DType::F16, 64, 64, 64), nullptr); !why.empty()) {
+        *skip = "no GPU for " + name + " (" + why + ")";
+        return nullptr;
+    }
+    return api;
+}
+
+Combination combination(bool rs, bool cs, BiasAxis bias, bool bias_out, Activation act, bool with_c) {
+    return {rs, cs, bias, bias_out, act, with_c};
+}
+
+// Four combinations that touch every part: each vector, both bias axes and types, each
+// activation, with C (direct stores) and without (TMA stores where D's rows allow).
+std::vector<Combination> four_combinations() {
+    return {combination(true, true, BiasAxis::Row, true, Activation::GeluTanh, true),
+            combination(true, true, BiasAxis::Col, false, Activation::Silu, false),
+            combination(true, false, BiasAxis::Row, false, Activation::Relu, false),
+            combination(false, true, BiasAxis::Col, true, Activation::None, true)};
+}
+
+}  // namespace
+
+TEST_CASE("sm90a on the GPU: every epilogue combination verifies at 37x29x128, 200x48x256 and 333x136x512 (f16, e4m3 -> bf16, bf16)",
+          "[epilogue][gpu]") {
+    std::string skip;
+    const spmma_plugin_api* sm90a = gpu_plugin("sm90a", &skip);
+    if (!sm90a) {
+        WARN("skipped: " << skip);
+        return;
+    }
+    const std::pair<int64_t, int64_t> shapes[] = {{37, 29}, {200, 48}, {333, 136}};
+    for (DType t : {DType::F16, DType::E4M3, DType::BF16})
+        for (const auto& [m, n] : shapes)
+            for (const Combination& c : all_combinations()) {
+                const Problem p = with_epilogue(base(t, m, n, m == 37 ? 128 : m == 200 ? 256 : 512), c);
+                INFO(p.label() << " (" << c.label() << ")");
+                REQUIRE(supports(sm90a, p, nullptr).empty());
+                CHECK(run_and_verify(sm90a, p, nullptr).empty());
+            }
+}
+
+TEST_CASE("sm90a on the GPU: each float kernel verifies four epilogue combinations at 200x48x256", "[epilogue][gpu]") {
+    std::string skip;
+    const spmma_plugin_api* sm90a = gpu_plugin("sm90a", &skip);
+    if (!sm90a) {
+        WARN("skipped: " << skip);
+        return;
+    }
+    int kernels = 0;
+    for (int32_t i = 0; i < sm90a->kernel_count(); ++i) {
+        spmma_kernel_info info{};
+        info.struct_size = sizeof info;
+        REQUIRE(sm90a->get_kernel(i, &info) == SPMMA_OK);
+        for (DType t : {DType::F16, DType::BF16, DType::E4M3, DType::TF32}) {
+            if (!supports(sm90a, base(t, 200, 48, 256), info.name).empty()) continue;
+            ++kernels;
+            for (const Combination& c : four_combinations()) {
+                const Problem p = with_epilogue(base(t, 200, 48, 256), c);
+                INFO(info.name << ": " << p.label() << " (" << c.label() << ")");
+                REQUIRE(supports(sm90a, p, info.name).empty());
+                CHECK(run_and_verify(sm90a, p, info.name).empty());
+            }
+            break;
+        }
+    }
+    CHECK(kernels > 50);  // every float kernel of the plugin's table
+}
+
+TEST_CASE("sm80 on the GPU refuses an epilogue with the reason and still runs the plain problem", "[epilogue][gpu]") {
+    std::string skip;
+    const spmma_plugin_api* sm80 = gpu_plugin("sm80", &skip);
+    if (!sm80) {
+        WARN("skipped: " << skip);
+        return;
+    }
+    const Problem plain = base(DType::F16, 200, 48, 256);
+    CHECK(run_and_verify(sm80, plain, nullptr).empty());
+    const Problem p = with_epilogue(plain, combination(true, false, BiasAxis::None, false, Activation::Relu, false));
+    CHECK(supports(sm80, p, nullptr) ==
+          "unsupported: the sm80 plugin does not apply the epilogue yet (rs relu); it computes alpha*A*B + beta*C only");
+}
