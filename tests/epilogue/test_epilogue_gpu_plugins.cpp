@@ -1,9 +1,9 @@
-// The epilogue of ABI 1.2 on the GPU plugins, on the GPU: sm90a fuses it into its float kernels'
-// stores, so every combination verifies in full at odd shapes with the heuristic's kernel (direct
-// stores where n is odd or C is read, TMA stores from the epilogue buffers otherwise), and each of
-// its kernels verifies four combinations that take both paths; a plugin that does not fuse it
-// refuses it with a reason. Needs a GPU the plugin runs on; elsewhere each case WARNs "skipped"
-// and passes (as test_device_wgmma does).
+// The epilogue of ABI 1.2 on the GPU plugins, on the GPU: sm90a and sm80 fuse it into their float
+// kernels' epilogues, so every combination verifies in full at odd shapes with the heuristic's
+// kernel (sm90a: direct stores where n is odd or C is read, TMA stores from the epilogue buffers
+// otherwise), and each of their float kernels verifies four combinations that take both paths; a
+// plugin that does not fuse it refuses it with a reason. Needs a GPU the plugin runs on;
+// elsewhere those cases WARN "skipped" and pass (as test_device_wgmma does).
 #include "epilogue_cases.hpp"
 
 #include <filesystem>
@@ -48,62 +48,65 @@ std::vector<Combination> four_combinations() {
 
 }  // namespace
 
-TEST_CASE("sm90a on the GPU: every epilogue combination verifies at 37x29x128, 200x48x256 and 333x136x512 (f16, e4m3 -> bf16, bf16)",
+TEST_CASE("sm90a and sm80 on the GPU: every epilogue combination verifies at 37x29x128, 200x48x256 and 333x136x512 (f16, e4m3 -> bf16, bf16)",
           "[epilogue][gpu]") {
-    std::string skip;
-    const spmma_plugin_api* sm90a = gpu_plugin("sm90a", &skip);
-    if (!sm90a) {
-        WARN("skipped: " << skip);
-        return;
-    }
-    const std::pair<int64_t, int64_t> shapes[] = {{37, 29}, {200, 48}, {333, 136}};
-    for (DType t : {DType::F16, DType::E4M3, DType::BF16})
-        for (const auto& [m, n] : shapes)
-            for (const Combination& c : all_combinations()) {
-                const Problem p = with_epilogue(base(t, m, n, m == 37 ? 128 : m == 200 ? 256 : 512), c);
-                INFO(p.label() << " (" << c.label() << ")");
-                REQUIRE(supports(sm90a, p, nullptr).empty());
-                CHECK(run_and_verify(sm90a, p, nullptr).empty());
-            }
-}
-
-TEST_CASE("sm90a on the GPU: each float kernel verifies four epilogue combinations at 200x48x256", "[epilogue][gpu]") {
-    std::string skip;
-    const spmma_plugin_api* sm90a = gpu_plugin("sm90a", &skip);
-    if (!sm90a) {
-        WARN("skipped: " << skip);
-        return;
-    }
-    int kernels = 0;
-    for (int32_t i = 0; i < sm90a->kernel_count(); ++i) {
-        spmma_kernel_info info{};
-        info.struct_size = sizeof info;
-        REQUIRE(sm90a->get_kernel(i, &info) == SPMMA_OK);
-        for (DType t : {DType::F16, DType::BF16, DType::E4M3, DType::TF32}) {
-            if (!supports(sm90a, base(t, 200, 48, 256), info.name).empty()) continue;
-            ++kernels;
-            for (const Combination& c : four_combinations()) {
-                const Problem p = with_epilogue(base(t, 200, 48, 256), c);
-                INFO(info.name << ": " << p.label() << " (" << c.label() << ")");
-                REQUIRE(supports(sm90a, p, info.name).empty());
-                CHECK(run_and_verify(sm90a, p, info.name).empty());
-            }
-            break;
+    for (const std::string plugin : {"sm90a", "sm80"}) {
+        std::string skip;
+        const spmma_plugin_api* api = gpu_plugin(plugin, &skip);
+        if (!api) {
+            WARN("skipped: " << skip);
+            continue;
         }
+        const std::pair<int64_t, int64_t> shapes[] = {{37, 29}, {200, 48}, {333, 136}};
+        for (DType t : {DType::F16, DType::E4M3, DType::BF16})
+            for (const auto& [m, n] : shapes)
+                for (const Combination& c : all_combinations()) {
+                    const Problem p = with_epilogue(base(t, m, n, m == 37 ? 128 : m == 200 ? 256 : 512), c);
+                    INFO(plugin << ": " << p.label() << " (" << c.label() << ")");
+                    REQUIRE(supports(api, p, nullptr).empty());
+                    CHECK(run_and_verify(api, p, nullptr).empty());
+                }
     }
-    CHECK(kernels > 50);  // every float kernel of the plugin's table
 }
 
-TEST_CASE("sm80 on the GPU refuses an epilogue with the reason and still runs the plain problem", "[epilogue][gpu]") {
-    std::string skip;
-    const spmma_plugin_api* sm80 = gpu_plugin("sm80", &skip);
-    if (!sm80) {
-        WARN("skipped: " << skip);
+TEST_CASE("sm90a and sm80 on the GPU: each float kernel verifies four epilogue combinations at 200x48x256", "[epilogue][gpu]") {
+    for (const std::string plugin : {"sm90a", "sm80"}) {
+        std::string skip;
+        const spmma_plugin_api* api = gpu_plugin(plugin, &skip);
+        if (!api) {
+            WARN("skipped: " << skip);
+            continue;
+        }
+        int kernels = 0;
+        for (int32_t i = 0; i < api->kernel_count(); ++i) {
+            spmma_kernel_info info{};
+            info.struct_size = sizeof info;
+            REQUIRE(api->get_kernel(i, &info) == SPMMA_OK);
+            for (DType t : {DType::F16, DType::BF16, DType::E4M3, DType::TF32}) {
+                if (!supports(api, base(t, 200, 48, 256), info.name).empty()) continue;
+                ++kernels;
+                for (const Combination& c : four_combinations()) {
+                    const Problem p = with_epilogue(base(t, 200, 48, 256), c);
+                    INFO(info.name << ": " << p.label() << " (" << c.label() << ")");
+                    REQUIRE(supports(api, p, info.name).empty());
+                    CHECK(run_and_verify(api, p, info.name).empty());
+                }
+                break;
+            }
+        }
+        INFO(plugin);
+        CHECK(kernels >= 10);  // every float kernel of the plugin's table runs one of these types
+    }
+}
+
+TEST_CASE("sm120a, which does not fuse the epilogue, refuses it with the reason before asking for a device", "[epilogue][gpu]") {
+    const std::string file = kDir + "/spmma-sm120a.so";
+    if (!std::filesystem::exists(file)) {
+        WARN("skipped: sm120a plugin not built (a build without nvcc)");
         return;
     }
-    const Problem plain = base(DType::F16, 200, 48, 256);
-    CHECK(run_and_verify(sm80, plain, nullptr).empty());
-    const Problem p = with_epilogue(plain, combination(true, false, BiasAxis::None, false, Activation::Relu, false));
-    CHECK(supports(sm80, p, nullptr) ==
-          "unsupported: the sm80 plugin does not apply the epilogue yet (rs relu); it computes alpha*A*B + beta*C only");
+    const spmma_plugin_api* sm120a = spmma_test::load_plugin(file);
+    const Problem p = with_epilogue(base(DType::E4M3, 128, 64, 256), combination(true, false, BiasAxis::None, false, Activation::Relu, false));
+    CHECK(supports(sm120a, p, nullptr) ==
+          "unsupported: the sm120a plugin does not apply the epilogue yet (rs relu); it computes alpha*A*B + beta*C only");
 }

@@ -38,16 +38,35 @@ TEST_CASE("is_float_type: f32, f16, bf16 only", "[plugin_kit]") {
     CHECK_FALSE(is_float_type(SPMMA_S32));
 }
 
+TEST_CASE("fused_epilogue_reason: empty for the epilogues a fusing kernel applies, the host plugins' reason otherwise", "[plugin_kit]") {
+    spmma_problem p{};
+    p.a_type = p.b_type = SPMMA_E4M3;
+    p.acc_type = SPMMA_F32;
+    p.d_type = SPMMA_BF16;
+    p.row_scale = p.col_scale = 1;
+    p.bias = SPMMA_BIAS_ROW;
+    p.bias_type = SPMMA_BF16;
+    p.activation = SPMMA_ACTIVATION_SILU;
+    CHECK(fused_epilogue_reason(p).empty());
+    p.bias_type = SPMMA_F16;
+    CHECK(fused_epilogue_reason(p) == "unsupported: the bias is f32 or D's type, not f16");
+    spmma_problem q{};
+    q.a_type = q.b_type = SPMMA_S8;
+    q.acc_type = q.d_type = SPMMA_S32;
+    q.activation = SPMMA_ACTIVATION_RELU;
+    CHECK(fused_epilogue_reason(q) == "unsupported: integer problems take no epilogue (scales, bias, activation)");
+}
+
 TEST_CASE("unfused_epilogue_reason: empty for a plain problem, else names the plugin and every part of the epilogue", "[plugin_kit]") {
     spmma_problem p{};
     p.d_type = SPMMA_BF16;
-    CHECK(unfused_epilogue_reason(p, "sm80").empty());
+    CHECK(unfused_epilogue_reason(p, "sm120a").empty());
     p.row_scale = p.col_scale = 1;
     p.bias = SPMMA_BIAS_COL;
     p.bias_type = SPMMA_BF16;
     p.activation = SPMMA_ACTIVATION_GELU_TANH;
-    CHECK(unfused_epilogue_reason(p, "sm80") ==
-          "unsupported: the sm80 plugin does not apply the epilogue yet (rs cs bias:col/bf16 gelu-tanh); it computes alpha*A*B + "
+    CHECK(unfused_epilogue_reason(p, "sm120a") ==
+          "unsupported: the sm120a plugin does not apply the epilogue yet (rs cs bias:col/bf16 gelu-tanh); it computes alpha*A*B + "
           "beta*C only");
     spmma_problem q{};
     q.activation = SPMMA_ACTIVATION_SILU;

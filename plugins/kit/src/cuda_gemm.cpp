@@ -146,6 +146,12 @@ void CudaGemm::upload_epilogue(const spmma_operands& ops) {
     bias_ = p.bias != SPMMA_BIAS_NONE ? to_device(ops.bias, ops.bias_bytes) : DeviceBuffer();
 }
 
+FusedEpilogue CudaGemm::fused_epilogue() const {
+    const spmma_problem& p = problem_;
+    return {rs_.as<const float>(), cs_.as<const float>(), bias_.as<const void>(), p.bias, p.bias_type, p.activation,
+            spmma_problem_has_epilogue(&p) ? 1 : 0};
+}
+
 CUfunction CudaGemm::kernel(const void* image, const char* name, unsigned smem_bytes) {
     const CUfunction f = module(image).function(name);
     set_max_dynamic_smem(f, smem_bytes);

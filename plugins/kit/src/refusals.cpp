@@ -1,3 +1,4 @@
+#include <spmma_plugin/host_epilogue.hpp>
 #include <spmma_plugin/refusals.hpp>
 
 #include <limits>
@@ -26,6 +27,11 @@ std::string unfused_epilogue_reason(const spmma_problem& p, const std::string& p
     if (!spmma_problem_has_epilogue(&p)) return {};
     return "unsupported: the " + plugin + " plugin does not apply the epilogue yet (" + epilogue_words(p) +
            "); it computes alpha*A*B + beta*C only";
+}
+
+std::string fused_epilogue_reason(const spmma_problem& p) {
+    const std::string why = host_epilogue_reason(p);
+    return why.empty() ? why : "unsupported: " + why;
 }
 
 std::string tile_count_reason(int64_t m, int64_t n, int bm, int bn) {

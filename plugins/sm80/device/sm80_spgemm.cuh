@@ -8,6 +8,7 @@
 
 #include "mma_ops.cuh"
 #include "../../kit/device/epilogue_store.cuh"
+#include "../../kit/device/fused_epilogue.cuh"
 #include "../../kit/device/ptx_sm80.cuh"
 
 #include <spmma/plugin.h>
@@ -61,8 +62,8 @@ __device__ __forceinline__ int32_t int_epilogue(const GemmParams& p, int32_t acc
     return int32_t(uint32_t(uint64_t(x)));
 }
 
-// The CTA's accumulators (32-bit, in shared memory at epilogue_offset) through alpha/beta and
-// the conversion to D: each thread takes 4 consecutive columns at a time, so loads of C and
+// The CTA's accumulators (32-bit, in shared memory at epilogue_offset) through alpha/beta (and
+// ABI 1.2's scales, bias and activation where the problem has them) and the conversion to D: each thread takes 4 consecutive columns at a time, so loads of C and
 // stores of D are coalesced 16-byte (f32/s32) or 8-byte (f16/bf16) vectors where aligned.
 template <bool kInt, int BM, int BN, int kThreads>
 __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t* tile, int m0, int n0, int tid) {
@@ -87,9 +88,19 @@ __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t
             }
         } else {
             const float4 a = *reinterpret_cast<const float4*>(tile + epilogue_offset(BN, r, col4));
-            float v[4] = {p.alpha * a.x, p.alpha * a.y, p.alpha * a.z, p.alpha * a.w};
+            float v[4] = {a.x, a.y, a.z, a.w};
+            if (p.epi.on) {  // ABI 1.2: alpha * rs[row] * cs[col] in place of alpha (fused_epilogue.cuh)
+                const float f = spmma_epilogue::row_factor(p.epi, p.alpha, row);
+#pragma unroll
+                for (int e = 0; e < 4; ++e) v[e] *= spmma_epilogue::col_factor(p.epi, f, min(col + e, p.n - 1));
+            } else {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) v[e] *= p.alpha;
+            }
             if (!p.beta_zero)
                 for (int e = 0; e < count; ++e) v[e] = fmaf(p.beta, spmma_epilogue::load_float(p.c, p.c_type, i + e), v[e]);
+            if (p.epi.on)
+                for (int e = 0; e < count; ++e) v[e] = spmma_epilogue::finish(p.epi, v[e], row, col + e);
             spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, v);
         }
     }

@@ -68,6 +68,10 @@ protected:
         return {};
     }
 
+    // The float kernels fuse every epilogue of ABI 1.2 into their epilogue (sm80_spgemm.cuh,
+    // epilogue_tile).
+    std::string epilogue_reason(const spmma_problem& p) const override { return spmma_plugin::fused_epilogue_reason(p); }
+
     // The kernel's type combination.
     std::string kernel_reason(const KernelDesc& k, const spmma_problem& p) const override {
         if (op_matches(*k.op, p)) return {};

@@ -37,8 +37,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "activation.cuh"
-#include "epilogue_store.cuh"
+#include "fused_epilogue.cuh"
 #include "ptx_sm90.cuh"
 #include "static_for.cuh"
 #include "ptx_sm90a_wgmma.cuh"
@@ -145,18 +144,11 @@ template <class K, bool kMayReadC = true, bool kEpi = false, class Acc>
 __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const KernelParams& p, int64_t off, bool two,
                                               int row = 0, int col = 0) {
     float2 v = acc_pair_f<K::Instr::kAcc>(a, i, h);
-    const EpilogueParams& e = p.epi;
     const int r = min(row, p.m - 1), c0 = min(col, p.n - 1), c1 = min(col + 1, p.n - 1);
     if constexpr (kEpi) {
-        float s0 = p.alpha;
-        if (e.row_scale) s0 *= __ldg(e.row_scale + r);
-        float s1 = s0;
-        if (e.col_scale) {
-            s0 *= __ldg(e.col_scale + c0);
-            s1 *= __ldg(e.col_scale + c1);
-        }
-        v.x *= s0;
-        v.y *= s1;
+        const float f = spmma_epilogue::row_factor(p.epi, p.alpha, r);
+        v.x *= spmma_epilogue::col_factor(p.epi, f, c0);
+        v.y *= spmma_epilogue::col_factor(p.epi, f, c1);
     } else {
         v.x *= p.alpha;
         v.y *= p.alpha;
@@ -167,18 +159,8 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
         if (two) v.y = fmaf(p.beta, c[off + 1], v.y);
     }
     if constexpr (kEpi) {
-        if (e.bias_axis == SPMMA_BIAS_ROW) {
-            const float b = spmma_epilogue::load_float(e.bias, e.bias_type, r);
-            v.x += b;
-            v.y += b;
-        } else if (e.bias_axis == SPMMA_BIAS_COL) {
-            v.x += spmma_epilogue::load_float(e.bias, e.bias_type, c0);
-            v.y += spmma_epilogue::load_float(e.bias, e.bias_type, c1);
-        }
-        if (e.activation != SPMMA_ACTIVATION_NONE) {
-            v.x = spmma_epilogue::activate(e.activation, v.x);
-            v.y = spmma_epilogue::activate(e.activation, v.y);
-        }
+        v.x = spmma_epilogue::finish(p.epi, v.x, r, c0);
+        v.y = spmma_epilogue::finish(p.epi, v.y, r, c1);
     }
     return v;
 }

@@ -5,7 +5,6 @@
 #include "kernel_table.hpp"
 #include "selection.hpp"
 
-#include <spmma_plugin/host_epilogue.hpp>
 #include <spmma_plugin/kernel_backend.hpp>
 #include <spmma_plugin/refusals.hpp>
 #include <spmma_sm90a/perf_model.hpp>
@@ -39,12 +38,8 @@ protected:
     }
 
     // The float kernels fuse every epilogue of ABI 1.2 into their stores (sm90a_spgemm.cuh,
-    // scaled_pair): the checks are the host plugins' (fields known, bias f32 or D's type, no
-    // integer problem).
-    std::string epilogue_reason(const spmma_problem& p) const override {
-        if (std::string why = spmma_plugin::host_epilogue_reason(p); !why.empty()) return "unsupported: " + why;
-        return {};
-    }
+    // scaled_pair).
+    std::string epilogue_reason(const spmma_problem& p) const override { return spmma_plugin::fused_epilogue_reason(p); }
 
     std::string kernel_reason(const KernelEntry& e, const spmma_problem& p) const override {
         return kernel_types_reason(e.name, e.a_type, e.b_type, e.acc_type, e.satfinite, p);

@@ -242,13 +242,6 @@ private:
         side_.emplace();
     }
 
-    // The ABI 1.2 epilogue's vectors (upload_epilogue) and fields, for the float kernels to fuse.
-    EpilogueParams fused_epilogue() const {
-        const spmma_problem& p = problem_;
-        return {rs_.as<const float>(), cs_.as<const float>(), bias_.as<const void>(), p.bias, p.bias_type, p.activation,
-                spmma_problem_has_epilogue(&p) ? 1 : 0};
-    }
-
     // Epilogue and tuning switches, alike in every grid.
     void set_epilogue() {
         const spmma_problem& p = problem_;

@@ -5,6 +5,7 @@
 
 #include <spmma_plugin/backend.hpp>
 #include <spmma_plugin/cuda_driver.hpp>
+#include <spmma_plugin/fused_epilogue.hpp>
 
 #include <map>
 #include <memory>
@@ -73,6 +74,8 @@ protected:
     // the bias in its type), each empty when the problem has none. For kernels that fuse the
     // epilogue (the operands already checked).
     void upload_epilogue(const spmma_operands& ops);
+    // The epilogue as a kernel parameter: upload_epilogue's vectors and the problem's fields.
+    FusedEpilogue fused_epilogue() const;
 
     Context context_;
     Stream stream_;

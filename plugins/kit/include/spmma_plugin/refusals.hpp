@@ -23,9 +23,13 @@ std::string shared_memory_reason(const std::string& kernel, int need_bytes, int 
 
 // "" for a problem without an epilogue (ABI 1.2: row or column scales, a bias, an activation);
 // else the refusal of a plugin whose kernels do not apply one yet, naming what the problem asks
-// for ("unsupported: the sm80 plugin does not apply the epilogue yet (rs cs bias:col/f32 relu);
+// for ("unsupported: the sm120a plugin does not apply the epilogue yet (rs cs bias:col/f32 relu);
 // it computes alpha*A*B + beta*C only").
 std::string unfused_epilogue_reason(const spmma_problem& p, const std::string& plugin);
+// For a plugin whose kernels fuse the epilogue (FusedEpilogue): "" when they can apply p's, else
+// the host plugins' reason (host_epilogue_reason: unknown fields, a bias of a third type, an
+// integer problem) as "unsupported: ...".
+std::string fused_epilogue_reason(const spmma_problem& p);
 // The epilogue of p in words: "rs cs bias:col/f32 gelu-tanh" ("" when none), plugin.h's label.
 std::string epilogue_words(const spmma_problem& p);
 

@@ -1,6 +1,8 @@
 // The one argument every sm80 GEMM kernel takes (host fills it, nvcc and g++ both compile it).
 #pragma once
 
+#include <spmma_plugin/fused_epilogue.hpp>
+
 #include <cstdint>
 
 namespace spmma_sm80 {
@@ -21,6 +23,7 @@ struct GemmParams {
     float alpha, beta;   // floating-point epilogue
     int64_t alpha_i, beta_i;  // integer epilogue (64-bit products and sum, then wrap or clamp)
     int saturate;        // integer epilogue: clamp to s32 instead of wrapping
+    spmma_plugin::FusedEpilogue epi;  // ABI 1.2's epilogue (floating problems), fused into epilogue_tile
 };
 
 }  // namespace spmma_sm80

@@ -2,24 +2,12 @@
 // metadata, D). Plain data, compiled by nvcc and g++ alike; passed by value as a kernel parameter.
 #pragma once
 
+#include <spmma_plugin/fused_epilogue.hpp>
 #include <spmma_sm90a/stream_k.hpp>
 
 #include <cstdint>
 
 namespace spmma_sm90a {
-
-// The epilogue of ABI 1.2 (plugin.h) as the float kernels fuse it where D is written:
-// D = act(alpha * rs[row] * cs[col] * acc + beta * C + bias), in f32, rounded once. Device
-// pointers, null where the problem has no such vector; `on` = 0 takes the plain epilogue's code.
-struct EpilogueParams {
-    const float* row_scale;  // m values
-    const float* col_scale;  // n values
-    const void* bias;        // m (bias_axis SPMMA_BIAS_ROW) or n (SPMMA_BIAS_COL) values of bias_type
-    int32_t bias_axis;       // SPMMA_BIAS_*
-    int32_t bias_type;       // SPMMA_F32, SPMMA_F16 or SPMMA_BF16 (D's type)
-    int32_t activation;      // SPMMA_ACTIVATION_*
-    int32_t on;              // 1: any of the above
-};
 
 struct KernelParams {
     int32_t m, n, k;        // the problem (k unpadded; the tensors are padded to k_tiles stages)
@@ -57,7 +45,7 @@ struct KernelParams {
     // in D: 0, 0 but for the rest grid of a split launch (split_plan.hpp), which computes one
     // rectangle of D's tiles.
     int32_t tile_m0, tile_n0;
-    EpilogueParams epi;  // float kernels only; the integer ones take no epilogue
+    spmma_plugin::FusedEpilogue epi;  // ABI 1.2's epilogue: the float kernels fuse it (scaled_pair)
 };
 
 }  // namespace spmma_sm90a
