@@ -3,7 +3,8 @@
 under OUT, the plain GEMM (no epilogue) beside the same GEMM with the epilogue (the records whose
 problem has a row or column scale, a bias or an activation): median time in µs, the scaled run's
 % of its speed of light where the record states it, and scaled / plain time. A plugin that did not
-run the scaled problem shows its status and reason. Exit 1 when a record that ran did not verify.
+run the scaled problem shows its status and reason; where the two ran different kernels, a line
+under the table names both. Exit 1 when a record that ran did not verify.
 
     python3 bench/epilogue/table.py OUT
 """
@@ -71,6 +72,11 @@ def main():
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for row in table:
         print("  ".join(c.rjust(widths[i]) if i >= 2 else c.ljust(widths[i]) for i, c in enumerate(row)).rstrip())
+    for key in sorted(rows):
+        plain, scaled = rows[key].get("plain"), rows[key].get("scaled")
+        kp, ks = (plain or {}).get("kernel"), (scaled or {}).get("kernel")
+        if time_us(plain) and time_us(scaled) and kp and ks and kp != ks:
+            print(f"{key[0]}x{key[1]}x{key[2]} {key[3]}: plain on {kp}, scaled on {ks}")
     for (plugin, kind), reason in sorted(refused.items()):
         print(f"{plugin} did not run the {kind} problems: {reason}")
     for b in bad:

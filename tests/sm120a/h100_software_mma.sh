@@ -8,8 +8,8 @@
 # tests/sm120a). Then every kernel of that plugin (one form per data path, both tiles) runs on
 # odd and tile-multiple sizes, alpha/beta with C, each D type, verified in full against the CPU
 # reference. What this proves on hardware: the cp.async pipeline, the swizzled B and ldmatrix,
-# the fragment and scale-word loads, the selectors, the epilogue and the tails of the sm120a
-# kernels. What it cannot: the sm_120a tensor-core instruction itself.
+# the fragment and scale-word loads, the selectors, the epilogue (ABI 1.2's fused scales, bias
+# and activation included) and the tails of the sm120a kernels. What it cannot: the sm_120a tensor-core instruction itself.
 # Success: exit 0 and the last line "sm120a-swmma: all <N> runs verified".
 set -u
 OUT=${OUT:-$PWD/sm120a-swmma-out}
@@ -72,6 +72,12 @@ K5=sm120a_mxf4nvf4_e2m1_ue4m3x4_*
 run "$K5" --dtype e2m1 --pattern 4:8 --scale-type ue4m3 --scale-block 32 $ODD --k 544
 run "$K5" --dtype e2m1 --pattern 4:8 --scale-type ue4m3 --scale-block 32 $EVEN --k 2048 --out bf16 --alpha 3 --beta -0.5
 run "$K5" --dtype e2m1 --pattern 4:8 --scale-type ue4m3 --scale-block 32 --scale-gen amax --m 512 --n 384 --k 4096
+# ABI 1.2's epilogue fused into epilogue_vec4: scales, a bias per row or column in f32 or D's
+# type, each activation, with and without C, at odd sizes.
+run "$K1" --a-type e4m3 --b-type e2m1 --pattern 2:4 --acc f32 --out bf16 $ODD --k 256 --row-scale random --col-scale random --bias row,bf16 --activation gelu-tanh
+run "$K1" --a-type e4m3 --b-type e2m1 --pattern 2:4 --acc f32 --out f32 $ODD --k 256 --col-scale random --bias col,f32 --activation silu --beta 0.5
+run "$K3" --a-type e2m1 --b-type e5m2 --pattern 2:4 --scale-type ue8m0 --scale-block 64 $ODD --k 576 --row-scale random --bias col --activation relu
+run "$K5" --dtype e2m1 --pattern 4:8 --scale-type ue4m3 --scale-block 32 $ODD --k 544 --out f16 --row-scale 0.5 --col-scale random --bias row,f16 --beta 1
 summary "ran in $((SECONDS - T0)) s; records in runs.jsonl, outputs in runs.log"
 
 if [ $FAILS -ne 0 ]; then

@@ -143,12 +143,22 @@ void CudaGemm::upload_epilogue(const spmma_operands& ops) {
     context_.make_current();
     rs_ = p.row_scale ? to_device(ops.row_scale, ops.row_scale_bytes) : DeviceBuffer();
     cs_ = p.col_scale ? to_device(ops.col_scale, ops.col_scale_bytes) : DeviceBuffer();
-    bias_ = p.bias != SPMMA_BIAS_NONE ? to_device(ops.bias, ops.bias_bytes) : DeviceBuffer();
+    bias_ = DeviceBuffer();
+    if (p.bias != SPMMA_BIAS_NONE) {
+        // NOTES: one type on the device keeps the kernels' unrolled epilogues to one load form.
+        std::vector<float> wide(static_cast<size_t>(p.bias == SPMMA_BIAS_ROW ? p.m : p.n));
+        try {
+            host::widen_c(p.bias_type, ops.bias, static_cast<int64_t>(wide.size()), wide.data());
+        } catch (const std::invalid_argument& e) {
+            unsupported(std::string("unsupported: the bias: ") + e.what());
+        }
+        bias_ = to_device(wide);
+    }
 }
 
 FusedEpilogue CudaGemm::fused_epilogue() const {
     const spmma_problem& p = problem_;
-    return {rs_.as<const float>(), cs_.as<const float>(), bias_.as<const void>(), p.bias, p.bias_type, p.activation,
+    return {rs_.as<const float>(), cs_.as<const float>(), bias_.as<const float>(), p.bias, p.activation,
             spmma_problem_has_epilogue(&p) ? 1 : 0};
 }
 

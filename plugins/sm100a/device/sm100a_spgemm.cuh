@@ -33,6 +33,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "fused_epilogue.cuh"
 #include "ptx_sm100a_tcgen05.cuh"
 #include "ptx_sm90.cuh"
 #include "static_for.cuh"
@@ -108,14 +109,23 @@ __device__ __forceinline__ float acc_value(uint32_t cell) {
     }
 }
 
-// 16 consecutive columns of one row: D = alpha * acc + beta * C, rounded to nearest even into
-// Out (float, __half, __nv_bfloat16). `vec`: the 16 columns are inside n and 16-byte aligned.
+// 16 consecutive columns of one row (row, col .. col + 15 at d-offset off): D = alpha * acc +
+// beta * C, rounded to nearest even into Out (float, __half, __nv_bfloat16). `vec`: the 16
+// columns are inside n and 16-byte aligned. With ABI 1.2's epilogue, alpha * rs[row] * cs[col]
+// in place of alpha and the bias and activation after C (fused_epilogue.cuh; columns past n read
+// the last column's values and are not stored).
 template <AccKind ACC, class Out>
 __device__ __forceinline__ void store_float16(const KernelParams& p, const uint32_t (&r)[16], int64_t off, int count,
-                                              bool vec) {
+                                              bool vec, int row, int col) {
     float v[16];
+    if (p.epi.on) {
+        const float f = spmma_epilogue::row_factor(p.epi, p.alpha, row);
 #pragma unroll
-    for (int i = 0; i < 16; ++i) v[i] = acc_value<ACC>(r[i]) * p.alpha;
+        for (int i = 0; i < 16; ++i) v[i] = acc_value<ACC>(r[i]) * spmma_epilogue::col_factor(p.epi, f, min(col + i, p.n - 1));
+    } else {
+#pragma unroll
+        for (int i = 0; i < 16; ++i) v[i] = acc_value<ACC>(r[i]) * p.alpha;
+    }
     if (p.use_c) {
         const float* c = static_cast<const float*>(p.c) + off;
         if (vec) {
@@ -132,6 +142,10 @@ __device__ __forceinline__ void store_float16(const KernelParams& p, const uint3
             for (int i = 0; i < 16; ++i)
                 if (i < count) v[i] = fmaf(p.beta, c[i], v[i]);
         }
+    }
+    if (p.epi.on) {
+#pragma unroll
+        for (int i = 0; i < 16; ++i) v[i] = spmma_epilogue::finish(p.epi, v[i], row, min(col + i, p.n - 1));
     }
     Out* d = static_cast<Out*>(p.d) + off;
     if constexpr (std::is_same_v<Out, float>) {
@@ -387,9 +401,9 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                         store_int16(p, r, off, count, vec);
                     } else {
                         switch (p.d_type) {
-                            case SPMMA_F16: store_float16<G::kAcc, __half>(p, r, off, count, vec); break;
-                            case SPMMA_BF16: store_float16<G::kAcc, __nv_bfloat16>(p, r, off, count, vec); break;
-                            default: store_float16<G::kAcc, float>(p, r, off, count, vec); break;
+                            case SPMMA_F16: store_float16<G::kAcc, __half>(p, r, off, count, vec, row, col); break;
+                            case SPMMA_BF16: store_float16<G::kAcc, __nv_bfloat16>(p, r, off, count, vec, row, col); break;
+                            default: store_float16<G::kAcc, float>(p, r, off, count, vec, row, col); break;
                         }
                     }
                 }

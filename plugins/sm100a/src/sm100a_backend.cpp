@@ -37,6 +37,10 @@ protected:
         return problem_unsupported_reason(kinds, p);
     }
 
+    // The float kernels fuse every epilogue of ABI 1.2 into their stores (sm100a_spgemm.cuh,
+    // store_float16).
+    std::string epilogue_reason(const spmma_problem& p) const override { return spmma_plugin::fused_epilogue_reason(p); }
+
     // The kernel's own mismatch, "[kernel NAME]" after it.
     std::string kernel_reason(const KernelEntry& e, const spmma_problem& p) const override {
         const std::string why = kernel_mismatch(e.cfg.kind, e.cfg.sv, e.acc_type, p);

@@ -110,6 +110,8 @@ protected:
 
         upload_c(ops, CForm::widened);
         params_.c = c_.as<const void>();
+        upload_epilogue(ops);
+        params_.epi = fused_epilogue();
 
         // Tensor maps: A (64-byte rows per stage, 64-byte swizzle) and B (128-byte rows, 128-byte
         // swizzle) as raw bytes in the instruction's format, boxes of one CTA's rows; metadata and

@@ -10,6 +10,7 @@
 
 #include "mma_ops.cuh"
 #include "../../kit/device/epilogue_store.cuh"
+#include "../../kit/device/fused_epilogue.cuh"
 #include "../../kit/device/ptx_sm80.cuh"
 
 #include <spmma/plugin.h>
@@ -115,12 +116,22 @@ __device__ __forceinline__ void copy_chunks(uint32_t dst, const uint8_t* src, in
 
 // ---- epilogue helpers ------------------------------------------------------------------------
 // Columns col .. col + 3 of row `row` (those below n): D = alpha * v + beta * C, rounded to the
-// nearest even in d_type; one vector load and store when all four exist and are aligned.
+// nearest even in d_type; one vector load and store when all four exist and are aligned. With
+// ABI 1.2's epilogue, alpha * rs[row] * cs[col] in place of alpha and the bias and activation
+// after C (fused_epilogue.cuh; columns past n read the last column's values, never stored).
 __device__ __forceinline__ void epilogue_vec4(const GemmParams& p, int row, int col, float4 v) {
     const int64_t i = int64_t(row) * p.n + col;
     const int count = p.n - col < 4 ? p.n - col : 4;
     const bool vec = count == 4 && (i & 3) == 0;
-    float x[4] = {v.x * p.alpha, v.y * p.alpha, v.z * p.alpha, v.w * p.alpha};
+    float x[4] = {v.x, v.y, v.z, v.w};
+    if (p.epi.on) {
+        const float f = spmma_epilogue::row_factor(p.epi, p.alpha, row);
+#pragma unroll
+        for (int e = 0; e < 4; ++e) x[e] *= spmma_epilogue::col_factor(p.epi, f, min(col + e, p.n - 1));
+    } else {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) x[e] *= p.alpha;
+    }
     if (!p.beta_zero) {
         float c[4] = {0.f, 0.f, 0.f, 0.f};
         if (vec && p.c_type == SPMMA_F32) {
@@ -145,6 +156,10 @@ __device__ __forceinline__ void epilogue_vec4(const GemmParams& p, int row, int 
         }
 #pragma unroll
         for (int e = 0; e < 4; ++e) x[e] = fmaf(p.beta, c[e], x[e]);
+    }
+    if (p.epi.on) {
+#pragma unroll
+        for (int e = 0; e < 4; ++e) x[e] = spmma_epilogue::finish(p.epi, x[e], row, min(col + e, p.n - 1));
     }
     spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, x);
 }

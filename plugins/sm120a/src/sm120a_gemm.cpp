@@ -19,6 +19,7 @@ public:
 
 protected:
     void pack_own(const spmma_operands& ops, int threads) override {
+        upload_epilogue(ops);
         const Form& f = kernel_.form;
         if (!f.scaled()) return;
         std::vector<uint32_t> sa(static_cast<size_t>(shape_.sa_words)), sb(static_cast<size_t>(shape_.sb_words));
@@ -29,6 +30,7 @@ protected:
     }
 
     void fill_own(GemmParams& g) const override {
+        g.epi = fused_epilogue();
         g.sa = sa_.as<const uint32_t>();  // null when unscaled
         g.sb = sb_.as<const uint32_t>();
     }

@@ -60,6 +60,11 @@ struct SpGemm {
     static constexpr int kCluster = cfg.cluster_size();
     static constexpr int kAccRegs = Instr::regs(BN);
     static constexpr int kBK = cfg.bk();
+    // ABI 1.2's epilogue has its own instantiation of the stores in the float kernels with room
+    // for it (TileConfig::fuses_epilogue; the host refuses it on the others).
+    static constexpr bool kFusesEpilogue = Instr::kAcc != AccKind::S32 && cfg.fuses_epilogue(kAccRegs * kMBlocks);
+    static_assert(cfg.acc_regs(Instr::kAcc == AccKind::F16) == kAccRegs * kMBlocks,
+                  "the host's count of accumulator registers (TileConfig::acc_regs) must be the kernel's");
 
     static_assert(cfg.valid(), "tile configuration breaks an invariant of TileConfig::valid()");
     static_assert(kStepsPerStage * kInstrBRowBytes == kStageBRowBytes &&
@@ -691,7 +696,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     // The ABI 1.2 epilogue is its own instantiation of the stores (scaled_pair's
                     // kEpi); the integer kernels take none.
                     auto store_d_epi = [&](auto borrow_c) {
-                        if constexpr (K::Instr::kAcc != AccKind::S32) {
+                        if constexpr (K::kFusesEpilogue) {
                             if (p.epi.on) return store_d(borrow_c, std::true_type{});
                         }
                         store_d(borrow_c, std::false_type{});
@@ -724,11 +729,13 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                         default: store_tile_float<K, float, kEpi>(acc, p, row0, col0); break;
                     }
                 };
-                if (p.epi.on) {
-                    store_float(std::true_type{});
-                } else {
-                    store_float(std::false_type{});
+                if constexpr (K::kFusesEpilogue) {
+                    if (p.epi.on) {
+                        store_float(std::true_type{});
+                        continue;
+                    }
                 }
+                store_float(std::false_type{});
             }
         }
         // The last tma stores must be complete (their reads of this CTA's shared memory included)

@@ -11,8 +11,16 @@ namespace spmma_sm90a {
 std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p) {
     std::vector<const KernelEntry*> v;
     for (const KernelEntry& e : kernel_table().entries())
-        if (kernel_types_match(e.a_type, e.b_type, e.acc_type, e.satfinite, p)) v.push_back(&e);
+        if (kernel_types_match(e.a_type, e.b_type, e.acc_type, e.satfinite, p) &&
+            (!spmma_problem_has_epilogue(&p) || kernel_fuses_epilogue(e)))
+            v.push_back(&e);
     return v;
+}
+
+bool kernel_fuses_epilogue(const KernelEntry& e) {
+    const bool f16_acc = e.acc_type == SPMMA_F16;
+    const auto fuses = [&](const TileConfig& c) { return c.fuses_epilogue(c.acc_regs(f16_acc)); };
+    return e.acc_type != SPMMA_S32 && fuses(e.cfg) && (!e.split() || fuses(e.rest_cfg));
 }
 
 bool tma_epilogue_possible(const spmma_problem& p) {

@@ -12,8 +12,13 @@
 
 namespace spmma_sm90a {
 
-// The kernels that compute problems of p's types (a, b, accumulator, satfinite), in table order.
+// The kernels that compute problems of p's types (a, b, accumulator, satfinite) and, where p has
+// ABI 1.2's epilogue, fuse it (kernel_fuses_epilogue), in table order.
 std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);
+
+// Whether kernel e fuses ABI 1.2's epilogue: a float kernel whose consumers (both grids' for a
+// split kernel) have the registers for it (TileConfig::fuses_epilogue).
+bool kernel_fuses_epilogue(const KernelEntry& e);
 
 // Whether D of `p` may leave through TMA stores (the kernels' epilogue buffers): C is not read
 // (beta == 0) and a row of D is a whole number of 16-byte units (TMA's pitch rule). Kernels

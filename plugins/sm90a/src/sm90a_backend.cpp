@@ -42,7 +42,11 @@ protected:
     std::string epilogue_reason(const spmma_problem& p) const override { return spmma_plugin::fused_epilogue_reason(p); }
 
     std::string kernel_reason(const KernelEntry& e, const spmma_problem& p) const override {
-        return kernel_types_reason(e.name, e.a_type, e.b_type, e.acc_type, e.satfinite, p);
+        if (std::string why = kernel_types_reason(e.name, e.a_type, e.b_type, e.acc_type, e.satfinite, p); !why.empty()) return why;
+        if (spmma_problem_has_epilogue(&p) && !kernel_fuses_epilogue(e))
+            return "unsupported: kernel " + e.name + " does not fuse the epilogue (its accumulators leave too few registers); " +
+                   "the heuristic picks one that does";
+        return {};
     }
 
     // The least estimated time of the cost model (include/spmma_sm90a/perf_model.hpp: bytes per

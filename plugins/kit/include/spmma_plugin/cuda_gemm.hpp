@@ -70,9 +70,9 @@ protected:
     enum class CForm { as_given, widened };
     // c_: C in `form` when beta is not 0 (the operands already checked), else empty.
     void upload_c(const spmma_operands& ops, CForm form);
-    // rs_, cs_ and bias_: the epilogue's vectors (ABI 1.2) as the host gave them (f32 scales,
-    // the bias in its type), each empty when the problem has none. For kernels that fuse the
-    // epilogue (the operands already checked).
+    // rs_, cs_ and bias_: the epilogue's vectors (ABI 1.2) in f32 (the scales as given, the bias
+    // widened from its type, exactly), each empty when the problem has none. For kernels that
+    // fuse the epilogue (the operands already checked).
     void upload_epilogue(const spmma_operands& ops);
     // The epilogue as a kernel parameter: upload_epilogue's vectors and the problem's fields.
     FusedEpilogue fused_epilogue() const;

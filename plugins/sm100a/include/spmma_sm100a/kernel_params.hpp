@@ -2,6 +2,8 @@
 // scale A, scale B). Plain data, compiled by nvcc and g++ alike; passed by value.
 #pragma once
 
+#include <spmma_plugin/fused_epilogue.hpp>
+
 #include <cstdint>
 
 namespace spmma_sm100a {
@@ -20,6 +22,7 @@ struct KernelParams {
     int32_t saturate;       // integer problems: clamp the epilogue result to int32 (else wrap)
     float alpha, beta;      // float problems
     int64_t alpha_i, beta_i;  // integer problems
+    spmma_plugin::FusedEpilogue epi;  // ABI 1.2's epilogue (float problems), fused into store_float16
 };
 
 }  // namespace spmma_sm100a

@@ -1,6 +1,8 @@
 // The one argument every sm120a GEMM kernel takes (the host fills it; nvcc and g++ compile it).
 #pragma once
 
+#include <spmma_plugin/fused_epilogue.hpp>
+
 #include <cstdint>
 
 namespace spmma_sm120a {
@@ -21,6 +23,7 @@ struct GemmParams {
     int c_type, d_type;   // SPMMA_F32, SPMMA_F16 or SPMMA_BF16
     int beta_zero;        // 1: D = alpha * acc, C is not read
     float alpha, beta;
+    spmma_plugin::FusedEpilogue epi;  // ABI 1.2's epilogue, fused into epilogue_vec4
 };
 
 }  // namespace spmma_sm120a

@@ -39,6 +39,14 @@ struct TileConfig {
     SPMMA_HD constexpr int consumer_regs(int acc_regs) const {
         return consumers() == 2 ? (acc_regs > 160 ? 240 : 232) : 255;
     }
+    // Accumulator registers per consumer thread: its m64 blocks x the wgmma D fragment (bn / 2
+    // 32-bit registers, bn / 4 with f16 pairs).
+    SPMMA_HD constexpr int acc_regs(bool f16_acc) const { return m_blocks() * bn / (f16_acc ? 4 : 2); }
+    // NOTES: ABI 1.2's fused epilogue keeps scales, bias values and their addresses beside the
+    // accumulators; consumers with more than 160 accumulator registers (m128 x n192 f32: 192 of
+    // 240) spilled with it. Those kernels do not fuse it: an epilogue problem is refused on them
+    // and the heuristic passes them over (selection.hpp).
+    SPMMA_HD constexpr bool fuses_epilogue(int acc_regs) const { return acc_regs <= 160; }
 
     // Per stage: A (bm rows x 64 B, 64-byte swizzle), B (bn rows x 128 B, 128-byte swizzle),
     // metadata (bm/16 row blocks x units x 128 B). Shared memory is laid out
