@@ -86,7 +86,8 @@ protected:
     // The kernels fuse every epilogue of ABI 1.2 into theirs (sm120a_spgemm.cuh, epilogue_vec4).
     std::string epilogue_reason(const spmma_problem& p) const override { return spmma_plugin::fused_epilogue_reason(p); }
 
-    // Types, pattern, scales, epilogue, sizes, and a kernel for that form.const spmma_problem& p) const override {
+    // Types, pattern, scales, epilogue, sizes, and a kernel for that form.
+    std::string problem_reason(const spmma_problem& p) const override {
         if (!is_f8f6f4_type(p.a_type) || !is_f8f6f4_type(p.b_type))
             return std::string("no sm_120a mma.sp .kind form takes ") + spmma_dtype_name(p.a_type) + " x " +
                    spmma_dtype_name(p.b_type) + ": A and B must be e4m3, e5m2, e3m2, e2m3 or e2m1 (other types: the sm80 plugin)";
