@@ -6,9 +6,10 @@ problem has a row or column scale, a bias or an activation): median time in µs,
 run the scaled problem shows its status and reason; where the two ran different kernels, a line
 under the table names both. Exit 1 when a record that ran did not verify.
 
-    python3 bench/epilogue/table.py OUT
+    python3 bench/epilogue/table.py OUT     (OUT's *.jsonl and *.jsonl.gz)
 """
 import glob
+import gzip
 import json
 import os
 import sys
@@ -17,8 +18,9 @@ EPILOGUE_KEYS = ("row_scale", "col_scale", "bias", "activation")
 
 
 def records(root):
-    for path in sorted(glob.glob(os.path.join(root, "**", "*.jsonl"), recursive=True)):
-        with open(path) as f:
+    paths = glob.glob(os.path.join(root, "**", "*.jsonl"), recursive=True) + glob.glob(os.path.join(root, "**", "*.jsonl.gz"), recursive=True)
+    for path in sorted(paths):
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
             for line in f:
                 if line.strip():
                     yield json.loads(line)

@@ -143,8 +143,9 @@ static spmma_status check(int32_t device, const spmma_problem* in, const char* k
     memcpy(p, in, in->struct_size < sizeof *p ? in->struct_size : sizeof *p);
     if (device < 0 || device >= FAULT_DEVICES) return fail(SPMMA_UNSUPPORTED, "no such device");
     if (p->a_type != SPMMA_F16 || p->b_type != SPMMA_F16 || p->acc_type != SPMMA_F32 || p->d_type != SPMMA_F16 ||
-        p->pattern != SPMMA_PATTERN_2_4 || p->k % 4 || p->beta != 0.0 || p->scale_type != SPMMA_DTYPE_NONE)
-        return fail(SPMMA_UNSUPPORTED, "f16 x f16 -> f16 (f32 accumulation), 2:4, beta 0 only");
+        p->pattern != SPMMA_PATTERN_2_4 || p->k % 4 || p->beta != 0.0 || p->scale_type != SPMMA_DTYPE_NONE ||
+        spmma_problem_has_epilogue(p))
+        return fail(SPMMA_UNSUPPORTED, "f16 x f16 -> f16 (f32 accumulation), 2:4, beta 0 only, no epilogue");
     if (kernel && strcmp(kernel, k_kernel.name) != 0) return fail(SPMMA_UNSUPPORTED, "unknown kernel");
     return SPMMA_OK;
 }

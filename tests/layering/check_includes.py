@@ -102,7 +102,12 @@ def resolve(includer, kind, name, fileset, by_suffix, layers):
     found = by_suffix.get(name.lstrip("./"), [])
     own = layer_of(includer, layers)
     mine = [p for p in found if own and under(p, own)]
-    return mine or found
+    if mine:
+        return mine
+    # A header under tests/ (a fixture's frozen copy of plugin.h) is never what a source outside
+    # tests/ includes; an include that names only such headers is still reported.
+    outside_tests = [p for p in found if not under(p, "tests")]
+    return outside_tests if not under(includer, "tests") and outside_tests else found
 
 
 def check(root, layers_path):
@@ -226,6 +231,7 @@ CASES = [
      {"types/include/spmma/fast_encode.hpp": "#pragma once\n", "core/problem/include/spmma/fast_encode.hpp": "#pragma once\n",
       "reference/src/verify.cpp": "#include <spmma/fast_encode.hpp>\n"},
      "reference/src/verify.cpp:1: <spmma/fast_encode.hpp> is ambiguous"),
+    ("a frozen copy of a header under tests/ beside the real one", {"tests/vendor/old/spmma/plugin.h": "#pragma once\n"}, None),
 ]
 
 
