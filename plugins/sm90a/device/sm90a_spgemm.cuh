@@ -152,8 +152,11 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
     const int r = min(row, p.m - 1), c0 = min(col, p.n - 1), c1 = min(col + 1, p.n - 1);
     if constexpr (kEpi) {
         const float f = spmma_epilogue::row_factor(p.epi, p.alpha, r);
-        v.x *= spmma_epilogue::col_factor(p.epi, f, c0);
-        v.y *= spmma_epilogue::col_factor(p.epi, f, c1);
+        // col is even (acc_col), so the pair's scales are one aligned 8-byte load where both exist.
+        const float2 s = c1 == c0 + 1 ? spmma_epilogue::col_factor2(p.epi, f, c0)
+                                      : make_float2(spmma_epilogue::col_factor(p.epi, f, c0), spmma_epilogue::col_factor(p.epi, f, c1));
+        v.x *= s.x;
+        v.y *= s.y;
     } else {
         v.x *= p.alpha;
         v.y *= p.alpha;
