@@ -1,5 +1,5 @@
 // PTX wrappers for the sm_80 data-movement instructions that several plugins share
-// (asynchronous global->shared copies and warp-level matrix loads). One wrapper per
+// (read-only global loads, asynchronous global->shared copies and warp-level matrix loads). One wrapper per
 // instruction form, each citing its PTX ISA section; kernels contain no asm of their own.
 #pragma once
 
@@ -8,6 +8,23 @@
 #include "ptx_addr.cuh"
 
 namespace spmma_ptx {
+
+// PTX ISA ld.global.nc [data-movement-and-conversion-instructions-ld-global-nc]: an f32 of
+// read-only global memory through the non-coherent path. NOTES: asm volatile, unlike __ldg,
+// whose loads the compiler may merge and hoist: one load per call, in program order among the
+// other volatile asm (barriers), which ptxas may still start ahead of unrelated stores.
+__device__ __forceinline__ float ld_global_nc_f32(const float* p) {
+    float v;
+    asm volatile("ld.global.nc.f32 %0, [%1];" : "=f"(v) : "l"(p));
+    return v;
+}
+
+// The same, two adjacent f32 (8-byte aligned) in one load.
+__device__ __forceinline__ float2 ld_global_nc_v2_f32(const float2* p) {
+    float2 v;
+    asm volatile("ld.global.nc.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "l"(p));
+    return v;
+}
 
 // PTX ISA 9.7.9.25.3.1 cp.async: 16 bytes global -> shared, cached in L2 only (.cg), with a
 // 128-byte L2 prefetch hint. Both addresses 16-byte aligned.

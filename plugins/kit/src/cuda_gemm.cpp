@@ -141,25 +141,39 @@ void CudaGemm::upload_c(const spmma_operands& ops, CForm form) {
 void CudaGemm::upload_epilogue(const spmma_operands& ops) {
     const spmma_problem& p = problem_;
     context_.make_current();
-    rs_ = p.row_scale ? to_device(ops.row_scale, ops.row_scale_bytes) : DeviceBuffer();
-    cs_ = p.col_scale ? to_device(ops.col_scale, ops.col_scale_bytes) : DeviceBuffer();
-    bias_ = DeviceBuffer();
+    for (DeviceBuffer* b : {&rs_, &cs_, &row_bias_, &col_bias_}) *b = DeviceBuffer();
+    if (!spmma_problem_has_epilogue(&p)) return;
+    // NOTES: with an epilogue every vector exists on the device, a scale the problem lacks as
+    // ones and a bias as -0.0 (x * 1 and x + -0.0 are x, -0.0 and NaN included), so the
+    // unrolled epilogues load and multiply without a branch per element: those branches made
+    // ptxas take several times longer over the sm90a kernels (plugins/sm90a/NOTES.md). The
+    // column vectors have an even length (one unused value more where n is odd) for the
+    // kernels' aligned 8-byte loads of a column pair.
+    const size_t m = static_cast<size_t>(p.m), n_even = static_cast<size_t>(p.n + (p.n & 1));
+    auto vector = [](size_t length, float fill, const float* given, size_t count) {
+        std::vector<float> v(length, fill);
+        if (given) std::copy(given, given + count, v.begin());
+        return to_device(v);
+    };
+    rs_ = vector(m, 1.0f, p.row_scale ? ops.row_scale : nullptr, m);
+    cs_ = vector(n_even, 1.0f, p.col_scale ? ops.col_scale : nullptr, static_cast<size_t>(p.n));
+    std::vector<float> bias;
     if (p.bias != SPMMA_BIAS_NONE) {
-        // NOTES: one type on the device keeps the kernels' unrolled epilogues to one load form.
-        std::vector<float> wide(static_cast<size_t>(p.bias == SPMMA_BIAS_ROW ? p.m : p.n));
+        bias.resize(p.bias == SPMMA_BIAS_ROW ? m : static_cast<size_t>(p.n));
         try {
-            host::widen_c(p.bias_type, ops.bias, static_cast<int64_t>(wide.size()), wide.data());
+            host::widen_c(p.bias_type, ops.bias, static_cast<int64_t>(bias.size()), bias.data());
         } catch (const std::invalid_argument& e) {
             unsupported(std::string("unsupported: the bias: ") + e.what());
         }
-        bias_ = to_device(wide);
     }
+    row_bias_ = vector(m, -0.0f, p.bias == SPMMA_BIAS_ROW ? bias.data() : nullptr, bias.size());
+    col_bias_ = vector(n_even, -0.0f, p.bias == SPMMA_BIAS_COL ? bias.data() : nullptr, bias.size());
 }
 
 FusedEpilogue CudaGemm::fused_epilogue() const {
     const spmma_problem& p = problem_;
-    return {rs_.as<const float>(), cs_.as<const float>(), bias_.as<const float>(), p.bias, p.activation,
-            spmma_problem_has_epilogue(&p) ? 1 : 0};
+    return {rs_.as<const float>(), cs_.as<const float>(), row_bias_.as<const float>(), col_bias_.as<const float>(),
+            p.activation, spmma_problem_has_epilogue(&p) ? 1 : 0};
 }
 
 CUfunction CudaGemm::kernel(const void* image, const char* name, unsigned smem_bytes) {

@@ -118,14 +118,9 @@ template <AccKind ACC, class Out>
 __device__ __forceinline__ void store_float16(const KernelParams& p, const uint32_t (&r)[16], int64_t off, int count,
                                               bool vec, int row, int col) {
     float v[16];
-    if (p.epi.on) {
-        const float f = spmma_epilogue::row_factor(p.epi, p.alpha, row);
 #pragma unroll
-        for (int i = 0; i < 16; ++i) v[i] = acc_value<ACC>(r[i]) * spmma_epilogue::col_factor(p.epi, f, min(col + i, p.n - 1));
-    } else {
-#pragma unroll
-        for (int i = 0; i < 16; ++i) v[i] = acc_value<ACC>(r[i]) * p.alpha;
-    }
+    for (int i = 0; i < 16; ++i) v[i] = acc_value<ACC>(r[i]);
+    spmma_epilogue::scale_columns(p.epi, p.alpha, p.n, row, col, v);
     if (p.use_c) {
         const float* c = static_cast<const float*>(p.c) + off;
         if (vec) {
@@ -143,10 +138,7 @@ __device__ __forceinline__ void store_float16(const KernelParams& p, const uint3
                 if (i < count) v[i] = fmaf(p.beta, c[i], v[i]);
         }
     }
-    if (p.epi.on) {
-#pragma unroll
-        for (int i = 0; i < 16; ++i) v[i] = spmma_epilogue::finish(p.epi, v[i], row, min(col + i, p.n - 1));
-    }
+    spmma_epilogue::finish_columns(p.epi, p.n, row, col, v);
     Out* d = static_cast<Out*>(p.d) + off;
     if constexpr (std::is_same_v<Out, float>) {
         if (vec) {

@@ -124,14 +124,7 @@ __device__ __forceinline__ void epilogue_vec4(const GemmParams& p, int row, int 
     const int count = p.n - col < 4 ? p.n - col : 4;
     const bool vec = count == 4 && (i & 3) == 0;
     float x[4] = {v.x, v.y, v.z, v.w};
-    if (p.epi.on) {
-        const float f = spmma_epilogue::row_factor(p.epi, p.alpha, row);
-#pragma unroll
-        for (int e = 0; e < 4; ++e) x[e] *= spmma_epilogue::col_factor(p.epi, f, min(col + e, p.n - 1));
-    } else {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) x[e] *= p.alpha;
-    }
+    spmma_epilogue::scale_columns(p.epi, p.alpha, p.n, row, col, x);
     if (!p.beta_zero) {
         float c[4] = {0.f, 0.f, 0.f, 0.f};
         if (vec && p.c_type == SPMMA_F32) {
@@ -157,10 +150,7 @@ __device__ __forceinline__ void epilogue_vec4(const GemmParams& p, int row, int 
 #pragma unroll
         for (int e = 0; e < 4; ++e) x[e] = fmaf(p.beta, c[e], x[e]);
     }
-    if (p.epi.on) {
-#pragma unroll
-        for (int e = 0; e < 4; ++e) x[e] = spmma_epilogue::finish(p.epi, x[e], row, min(col + e, p.n - 1));
-    }
+    spmma_epilogue::finish_columns(p.epi, p.n, row, col, x);
     spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, x);
 }
 

@@ -89,18 +89,11 @@ __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t
         } else {
             const float4 a = *reinterpret_cast<const float4*>(tile + epilogue_offset(BN, r, col4));
             float v[4] = {a.x, a.y, a.z, a.w};
-            if (p.epi.on) {  // ABI 1.2: alpha * rs[row] * cs[col] in place of alpha (fused_epilogue.cuh)
-                const float f = spmma_epilogue::row_factor(p.epi, p.alpha, row);
-#pragma unroll
-                for (int e = 0; e < 4; ++e) v[e] *= spmma_epilogue::col_factor(p.epi, f, min(col + e, p.n - 1));
-            } else {
-#pragma unroll
-                for (int e = 0; e < 4; ++e) v[e] *= p.alpha;
-            }
+            // ABI 1.2: alpha * rs[row] * cs[col] in place of alpha, the bias and activation after C
+            spmma_epilogue::scale_columns(p.epi, p.alpha, p.n, row, col, v);
             if (!p.beta_zero)
                 for (int e = 0; e < count; ++e) v[e] = fmaf(p.beta, spmma_epilogue::load_float(p.c, p.c_type, i + e), v[e]);
-            if (p.epi.on)
-                for (int e = 0; e < count; ++e) v[e] = spmma_epilogue::finish(p.epi, v[e], row, col + e);
+            spmma_epilogue::finish_columns(p.epi, p.n, row, col, v);
             spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, v);
         }
     }

@@ -63,6 +63,7 @@ struct SpGemm {
     // ABI 1.2's epilogue has its own instantiation of the stores in the float kernels with room
     // for it (TileConfig::fuses_epilogue; the host refuses it on the others).
     static constexpr bool kFusesEpilogue = Instr::kAcc != AccKind::S32 && cfg.fuses_epilogue(kAccRegs * kMBlocks);
+    static constexpr bool kFusesEpilogueTma = kFusesEpilogue && cfg.fuses_epilogue_in_tma_stores(kAccRegs * kMBlocks);
     static_assert(cfg.acc_regs(Instr::kAcc == AccKind::F16) == kAccRegs * kMBlocks,
                   "the host's count of accumulator registers (TileConfig::acc_regs) must be the kernel's");
 
@@ -138,39 +139,63 @@ __device__ __forceinline__ void store_pair(Out* d, float2 v, bool two, bool vec)
     }
 }
 
+// Which epilogue a store instantiation applies: the plain one (alpha, beta * C), ABI 1.2's
+// scales and bias (Linear), or those and an activation (Activated). NOTES: template variants,
+// not tests of p.epi, so the plain kernels' stores are the code they were and neither fused one
+// tests anything per element (fused_epilogue.cuh). The activated one is compiled into the
+// direct stores only (tma_epilogue_possible keeps an activation off the TMA path): each variant
+// is unrolled over the whole tile in every store path and D type, and compile time follows.
+enum class Epi { Plain, Linear, Activated };
+
 // alpha * (two adjacent accumulators) + beta * C at d-offset off (C read only where it exists;
-// never with kMayReadC false, the TMA-store path, which runs only without C). With kEpi, the ABI
-// 1.2 epilogue of elements (row, col) and (row, col + 1) in plugin.h's order: alpha * rs[row] *
-// cs[col] before C, the bias and the activation after. NOTES: the TMA path writes whole boxes,
-// so row and col may lie past D (TMA drops those elements); the vectors are read at the last
-// row / column there, never past their end. kEpi is a template flag, not a test of p.epi.on, so
-// the plain kernels' epilogue is the code it was (a runtime test of p.use_c measured slower).
-template <class K, bool kMayReadC = true, bool kEpi = false, class Acc>
+// never with kMayReadC false, the TMA-store path, which runs only without C). With a fused
+// epilogue, ABI 1.2's of elements (row, col) and (row, col + 1) in plugin.h's order: alpha *
+// rs[row] * cs[col] before C, the bias and the activation after, the row's and the column pair's
+// terms loaded by the caller (epi_row, epi_pair) once for the elements they apply to. NOTES: the TMA path writes whole boxes, so row and col may lie past D
+// (TMA drops those elements); the vectors are read at the last row / column pair there, never
+// past their end (col is even; the column vectors have an even length). A runtime test of
+// p.use_c measured slower than the template flags.
+template <class K, bool kMayReadC = true, Epi kEpi = Epi::Plain, class Acc>
 __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const KernelParams& p, int64_t off, bool two,
-                                              int row = 0, int col = 0) {
+                                              spmma_epilogue::RowTerms row = {}, spmma_epilogue::PairTerms col = {}) {
     float2 v = acc_pair_f<K::Instr::kAcc>(a, i, h);
-    const int r = min(row, p.m - 1), c0 = min(col, p.n - 1), c1 = min(col + 1, p.n - 1);
-    if constexpr (kEpi) {
-        const float f = spmma_epilogue::row_factor(p.epi, p.alpha, r);
-        // col is even (acc_col), so the pair's scales are one aligned 8-byte load where both exist.
-        const float2 s = c1 == c0 + 1 ? spmma_epilogue::col_factor2(p.epi, f, c0)
-                                      : make_float2(spmma_epilogue::col_factor(p.epi, f, c0), spmma_epilogue::col_factor(p.epi, f, c1));
-        v.x *= s.x;
-        v.y *= s.y;
+    if constexpr (kEpi != Epi::Plain) {
+        v.x *= row.factor * col.scale.x;
+        v.y *= row.factor * col.scale.y;
     } else {
         v.x *= p.alpha;
         v.y *= p.alpha;
     }
     if (kMayReadC && p.use_c) {
-        const float* c = static_cast<const float*>(p.c);
-        v.x = fmaf(p.beta, c[off], v.x);
-        if (two) v.y = fmaf(p.beta, c[off + 1], v.y);
+        const float* cv = static_cast<const float*>(p.c);
+        v.x = fmaf(p.beta, cv[off], v.x);
+        if (two) v.y = fmaf(p.beta, cv[off + 1], v.y);
     }
-    if constexpr (kEpi) {
-        v.x = spmma_epilogue::finish(p.epi, v.x, r, c0);
-        v.y = spmma_epilogue::finish(p.epi, v.y, r, c1);
+    if constexpr (kEpi != Epi::Plain) {
+        v.x = v.x + row.bias + col.bias.x;
+        v.y = v.y + row.bias + col.bias.y;
+    }
+    if constexpr (kEpi == Epi::Activated) {
+        v.x = spmma_epilogue::activate(p.epi.activation, v.x);
+        v.y = spmma_epilogue::activate(p.epi.activation, v.y);
     }
     return v;
+}
+
+// The terms of D's row `row` for scaled_pair (clamped to the last row), nothing for the plain
+// epilogue.
+template <Epi kEpi>
+__device__ __forceinline__ spmma_epilogue::RowTerms epi_row(const KernelParams& p, int row) {
+    if constexpr (kEpi == Epi::Plain) return {};
+    else return spmma_epilogue::row_terms(p.epi, p.alpha, min(row, p.m - 1));
+}
+
+// The terms of D's column pair (col, col + 1), col even (clamped to the last pair), nothing for
+// the plain epilogue.
+template <Epi kEpi>
+__device__ __forceinline__ spmma_epilogue::PairTerms epi_pair(const KernelParams& p, int col) {
+    if constexpr (kEpi == Epi::Plain) return {};
+    else return spmma_epilogue::pair_terms(p.epi, min(col, (p.n - 1) & ~1));
 }
 
 template <class Out>
@@ -195,7 +220,7 @@ __device__ __forceinline__ uint32_t pack_pair(float2 v) {
 template <class K, class Out>
 inline constexpr bool kSectorStores = std::is_same_v<Out, __nv_bfloat16> && K::kMBlocks == 1;
 
-template <class K, class Out, bool kEpi = false>
+template <class K, class Out, Epi kEpi = Epi::Plain>
 __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                  const KernelParams& p, int row0, int col0) {
     static_assert(K::cfg.bn % 16 == 0, "the 16-bit epilogue pairs 8-column blocks");
@@ -210,13 +235,14 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
             const int row = row0 + 64 * j + 8 * h;
             const bool row_ok = row < p.m;
             const int64_t row_off = static_cast<int64_t>(row) * p.n;
+            const spmma_epilogue::RowTerms rt = epi_row<kEpi>(p, row);
 #pragma unroll
             for (int i = 0; i < K::cfg.bn / 8; i += 2) {
                 const int first = col0 - 2 * t + 8 * i;  // the 16 columns of blocks i and i + 1 (same for the warp)
                 if constexpr (kSectorStores<K, Out>) {
                     if ((p.n % 4) == 0 && first + 16 <= p.n) {  // warp-uniform
-                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i, h, p, row_off + first + 2 * t, true, row, first + 2 * t)) : 0u;
-                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true, row, first + 8 + 2 * t)) : 0u;
+                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i, h, p, row_off + first + 2 * t, true, rt, epi_pair<kEpi>(p, first + 2 * t))) : 0u;
+                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true, rt, epi_pair<kEpi>(p, first + 8 + 2 * t))) : 0u;
                         const uint32_t a0 = __shfl_sync(0xffffffffu, w0, lo), a1 = __shfl_sync(0xffffffffu, w1, lo);
                         const uint32_t b0 = __shfl_sync(0xffffffffu, w0, hi), b1 = __shfl_sync(0xffffffffu, w1, hi);
                         if (row_ok)
@@ -231,7 +257,7 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
                     if (col >= p.n) continue;
                     const bool two = col + 1 < p.n;
                     const int64_t off = row_off + col;
-                    store_pair<Out>(d + off, scaled_pair<K, true, kEpi>(acc[j], i + b, h, p, off, two, row, col), two, vec);
+                    store_pair<Out>(d + off, scaled_pair<K, true, kEpi>(acc[j], i + b, h, p, off, two, rt, epi_pair<kEpi>(p, col)), two, vec);
                 }
             }
         }
@@ -301,7 +327,7 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
 // q % 3 (its own, then the two borrowed), so only every third chunk waits for TMA to read the
 // buffer it refills; the caller has waited for every store before the tile, so the first three
 // never wait.
-template <class K, class Out, bool Borrow = false, bool kEpi = false>
+template <class K, class Out, bool Borrow = false, Epi kEpi = Epi::Plain>
 __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf0,
                                                uint32_t buf0_addr, int row0, int col0, int consumer,
@@ -349,6 +375,7 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
             for (int h = 0; h < 2; ++h) {
                 constexpr int kEb = static_cast<int>(sizeof(Out));
                 const uint32_t row_off = epi_offset_of(acc_row(w4, lane, h), acc_col(lane, 0) * kEb, kRowBytes);
+                [[maybe_unused]] const spmma_epilogue::RowTerms rt = epi_row<kEpi>(p, row0 + 64 * j + acc_row(w4, lane, h));
 #pragma unroll
                 for (int b = 0; b < kBlocks; ++b) {
                     const int i = c * kBlocks + b;
@@ -359,8 +386,7 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                     if constexpr (std::is_same_v<Out, int32_t>) {
                         *reinterpret_cast<int2*>(dst) = scaled_pair_int<K, false>(acc[j], i, h, p, 0, true);
                     } else {
-                        const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, row0 + 64 * j + acc_row(w4, lane, h),
-                                                                    col0 + acc_col(lane, i));
+                        const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, rt, epi_pair<kEpi>(p, col0 + acc_col(lane, i)));
                         if constexpr (std::is_same_v<Out, float>) {
                             *reinterpret_cast<float2*>(dst) = v;
                         } else {
@@ -657,8 +683,14 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // stage has room (TileConfig::epi_borrows), the consumers keep that stage and write D
             // into its B rows as well, and release it once those stores have read it.
             // (a unit that ends before the tile's last k-tile writes no D: it leaves a partial)
+            // D leaves through the TMA stores unless this kernel fuses an epilogue in its direct
+            // stores only (kFusesEpilogueTma; the host does not ask for TMA then either). NOTES:
+            // a compile-time true elsewhere: the test of p.epi.on cost the 256x192 kernels,
+            // which fuse no epilogue, a spilled register.
+            constexpr bool kTmaEveryProblem = !K::kFusesEpilogue || K::kFusesEpilogueTma;
+            [[maybe_unused]] const bool tma_d = p.tma_store && (kTmaEveryProblem || !p.epi.on);
             bool borrow = false;
-            if constexpr (cfg.epi_borrows()) borrow = p.tma_store && p.borrow_stage && u.k_end == p.k_tiles;
+            if constexpr (cfg.epi_borrows()) borrow = tma_d && p.borrow_stage && u.k_end == p.k_tiles;
             if (!borrow) release(prev);
 
             // ================================ stream-K ================================
@@ -678,12 +710,13 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
 
             // ================================ epilogue ================================
             if constexpr (cfg.tma_store()) {
-                if (p.tma_store) {
+                if (tma_d) {
                     uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);
                     const uint32_t buf_addr = base + cfg.epi_buffer_offset(consumer, 0);
                     const int wg_row0 = tile_m * BM + consumer * cfg.wg_m(), tile_col0 = tile_n * BN;
                     auto store_d = [&](auto borrow_c, auto epi_c) {
-                        constexpr bool kBorrow = decltype(borrow_c)::value, kEpi = decltype(epi_c)::value;
+                        constexpr bool kBorrow = decltype(borrow_c)::value;
+                        [[maybe_unused]] constexpr Epi kEpi = decltype(epi_c)::value;  // (the integer kernels take none)
                         const uint32_t bw_addr = b_stage(prev) + static_cast<uint32_t>(consumer * 2 * cfg.epi_buffer_bytes());
                         uint8_t* bw = const_cast<uint8_t*>(smem) + (bw_addr - base);
                         if constexpr (K::Instr::kAcc == AccKind::S32) {
@@ -696,13 +729,13 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                             }
                         }
                     };
-                    // The ABI 1.2 epilogue is its own instantiation of the stores (scaled_pair's
-                    // kEpi); the integer kernels take none.
+                    // The ABI 1.2 epilogue is its own instantiation of the stores (Epi); the
+                    // integer kernels take none, and no activation comes this way.
                     auto store_d_epi = [&](auto borrow_c) {
-                        if constexpr (K::kFusesEpilogue) {
-                            if (p.epi.on) return store_d(borrow_c, std::true_type{});
+                        if constexpr (K::kFusesEpilogueTma) {
+                            if (p.epi.on) return store_d(borrow_c, std::integral_constant<Epi, Epi::Linear>{});
                         }
-                        store_d(borrow_c, std::false_type{});
+                        store_d(borrow_c, std::integral_constant<Epi, Epi::Plain>{});
                     };
                     if constexpr (cfg.epi_borrows()) {
                         if (borrow) {
@@ -725,7 +758,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 store_tile_int<K>(acc, p, row0, col0);
             } else {
                 auto store_float = [&](auto epi_c) {
-                    constexpr bool kEpi = decltype(epi_c)::value;
+                    constexpr Epi kEpi = decltype(epi_c)::value;
                     switch (p.d_type) {
                         case SPMMA_F16: store_tile_float<K, __half, kEpi>(acc, p, row0, col0); break;
                         case SPMMA_BF16: store_tile_float<K, __nv_bfloat16, kEpi>(acc, p, row0, col0); break;
@@ -734,11 +767,14 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 };
                 if constexpr (K::kFusesEpilogue) {
                     if (p.epi.on) {
-                        store_float(std::true_type{});
+                        if (p.epi.activation == SPMMA_ACTIVATION_NONE)
+                            store_float(std::integral_constant<Epi, Epi::Linear>{});
+                        else
+                            store_float(std::integral_constant<Epi, Epi::Activated>{});
                         continue;
                     }
                 }
-                store_float(std::false_type{});
+                store_float(std::integral_constant<Epi, Epi::Plain>{});
             }
         }
         // The last tma stores must be complete (their reads of this CTA's shared memory included)

@@ -24,7 +24,9 @@ bool kernel_fuses_epilogue(const KernelEntry& e) {
 }
 
 bool tma_epilogue_possible(const spmma_problem& p) {
-    return p.beta == 0.0 && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
+    // NOTES: the kernels compile the activated epilogue into their direct stores only (Epi in
+    // device/sm90a_spgemm.cuh: compile time).
+    return p.beta == 0.0 && p.activation == SPMMA_ACTIVATION_NONE && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
 }
 
 MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev) {

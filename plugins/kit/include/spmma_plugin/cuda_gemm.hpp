@@ -70,9 +70,10 @@ protected:
     enum class CForm { as_given, widened };
     // c_: C in `form` when beta is not 0 (the operands already checked), else empty.
     void upload_c(const spmma_operands& ops, CForm form);
-    // rs_, cs_ and bias_: the epilogue's vectors (ABI 1.2) in f32 (the scales as given, the bias
-    // widened from its type, exactly), each empty when the problem has none. For kernels that
-    // fuse the epilogue (the operands already checked).
+    // rs_, cs_, row_bias_ and col_bias_: the epilogue's vectors (ABI 1.2) in f32 (the scales as
+    // given, the bias widened from its type, exactly; ones and -0.0 for those the problem lacks;
+    // the column vectors of even length), all empty when the problem has no epilogue. For kernels
+    // that fuse the epilogue (the operands already checked).
     void upload_epilogue(const spmma_operands& ops);
     // The epilogue as a kernel parameter: upload_epilogue's vectors and the problem's fields.
     FusedEpilogue fused_epilogue() const;
@@ -81,7 +82,7 @@ protected:
     Stream stream_;
     DeviceProperties props_;
     DeviceBuffer c_, d_;
-    DeviceBuffer rs_, cs_, bias_;  // upload_epilogue
+    DeviceBuffer rs_, cs_, row_bias_, col_bias_;  // upload_epilogue
 
 private:
     DeviceBuffer l2_flush_;       // twice the L2 size, read before each timed launch (SPMMA_RUN_FLUSH_L2)
