@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 namespace spmma_cublas {
 namespace {
@@ -47,6 +48,16 @@ void store_scale(cudaDataType scale, double v, unsigned char* out) {
     }
 }
 
+// The epilogue's part of the plan key: a plan timed without it is not this problem's plan.
+std::string epilogue_key(const LtSetup& s) {
+    std::string key;
+    if (s.alpha_vector) key += " alpha-vector";
+    if (s.bias) key += " bias=" + std::to_string(s.bias_type);
+    if (s.activation == SPMMA_ACTIVATION_RELU) key += " relu";
+    if (s.activation == SPMMA_ACTIVATION_GELU_TANH) key += " gelu";
+    return key;
+}
+
 template <class T>
 void set_desc(const CublasLt& lt, cublasLtMatmulDesc_t op, cublasLtMatmulDescAttributes_t attr, const T& value) {
     CUBLAS_CHECK(lt.cublasLtMatmulDescSetAttribute(op, attr, &value, sizeof value));
@@ -63,8 +74,16 @@ CublasGemm::CublasGemm(int device, const spmma_problem& problem, const LtSetup& 
             one_ = cuda::DeviceBuffer(sizeof one);
             one_.upload(&one, sizeof one);
         }
-        create_layouts();
-        ask_heuristic();
+        // NOTES: an epilogue cuBLASLt declines (an attribute refused, no algorithm) is a refusal
+        // with the library's words.
+        try {
+            create_layouts();
+            ask_heuristic();
+        } catch (const spmma_plugin::Error& e) {
+            const bool epilogue = setup_.alpha_vector || setup_.bias || setup_.activation != SPMMA_ACTIVATION_NONE;
+            if (!epilogue || e.status() == SPMMA_OUT_OF_MEMORY) throw;
+            spmma_baseline::decline_epilogue("cuBLASLt", e);
+        }
         store_scale(setup_.scale, problem.alpha, alpha_);
         store_scale(setup_.scale, problem.beta, beta_);
     } catch (...) {
@@ -98,10 +117,46 @@ void CublasGemm::create_layouts() {
         set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, one);
         set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, one);
     }
+    set_epilogue();
     const auto k = static_cast<uint64_t>(pad_.k), n = static_cast<uint64_t>(pad_.n), m = static_cast<uint64_t>(pad_.m);
     CUBLAS_CHECK(lt_.cublasLtMatrixLayoutCreate(&lt_a_, setup_.b, k, n, pad_.k));
     CUBLAS_CHECK(lt_.cublasLtMatrixLayoutCreate(&lt_b_, setup_.a, k, m, pad_.k));
     CUBLAS_CHECK(lt_.cublasLtMatrixLayoutCreate(&lt_cd_, setup_.cd, n, m, pad_.n));
+}
+
+void CublasGemm::set_epilogue() {
+    const bool relu = setup_.activation == SPMMA_ACTIVATION_RELU, gelu = setup_.activation == SPMMA_ACTIVATION_GELU_TANH;
+    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_DEFAULT;
+    if (setup_.bias) epilogue = relu ? CUBLASLT_EPILOGUE_RELU_BIAS : gelu ? CUBLASLT_EPILOGUE_GELU_BIAS : CUBLASLT_EPILOGUE_BIAS;
+    else if (relu || gelu) epilogue = relu ? CUBLASLT_EPILOGUE_RELU : CUBLASLT_EPILOGUE_GELU;
+    if (epilogue != CUBLASLT_EPILOGUE_DEFAULT) set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_EPILOGUE, epilogue);
+    if (setup_.bias) {
+        set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, static_cast<int32_t>(setup_.bias_type));
+        bias_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.n) * (setup_.bias_type == CUDA_R_32F ? 4 : 2));
+        set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_BIAS_POINTER, static_cast<const void*>(dptr(bias_)));
+    }
+    if (setup_.alpha_vector) {
+        // alpha becomes a device vector of one f32 per row of cuBLASLt's D (a column here).
+        set_desc(lt_, op_, CUBLASLT_MATMUL_DESC_POINTER_MODE, CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO);
+        alpha_vector_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.n) * sizeof(float));
+    }
+}
+
+void CublasGemm::upload_epilogue(const spmma_operands& ops) {
+    const size_t n = static_cast<size_t>(problem_.n), bias_bytes = n * (setup_.bias_type == CUDA_R_32F ? 4 : 2);
+    if (setup_.alpha_vector && (!ops.col_scale || ops.col_scale_bytes != n * sizeof(float)))
+        fail(SPMMA_INVALID_ARGUMENT, "the column scale has " + std::to_string(ops.col_scale_bytes) + " bytes, " + std::to_string(n * sizeof(float)) + " expected");
+    if (setup_.bias && (!ops.bias || ops.bias_bytes != bias_bytes))
+        fail(SPMMA_INVALID_ARGUMENT, "the bias has " + std::to_string(ops.bias_bytes) + " bytes, " + std::to_string(bias_bytes) + " expected");
+    if (setup_.alpha_vector) {
+        std::vector<float> v(static_cast<size_t>(pad_.n), 0.0f);  // padded columns: 0
+        for (size_t j = 0; j < n; ++j) v[j] = static_cast<float>(problem_.alpha) * ops.col_scale[j];
+        alpha_vector_.upload(v.data(), v.size() * sizeof(float));
+    }
+    if (setup_.bias) {
+        bias_.fill(0);
+        bias_.upload(ops.bias, bias_bytes);
+    }
 }
 
 void CublasGemm::ask_heuristic() {
@@ -170,7 +225,9 @@ bool CublasGemm::use(const cublasLtMatmulAlgo_t& algo, std::string& why) {
 }
 
 void CublasGemm::matmul(const cublasLtMatmulAlgo_t& algo, size_t workspace_bytes, CUstream stream) {
-    CUBLAS_CHECK(lt_.cublasLtMatmul(handle_, op_, alpha_, dptr(b_), lt_a_, dptr(a_), lt_b_, beta_, c_or_d(), lt_cd_, dptr(d_), lt_cd_,
+    // With the alpha vector, alpha is its device address (beta is 0 in that pointer mode).
+    const void* alpha = setup_.alpha_vector ? dptr(alpha_vector_) : static_cast<const void*>(alpha_);
+    CUBLAS_CHECK(lt_.cublasLtMatmul(handle_, op_, alpha, dptr(b_), lt_a_, dptr(a_), lt_b_, beta_, c_or_d(), lt_cd_, dptr(d_), lt_cd_,
                                     &algo, workspace_bytes ? dptr(workspace_) : nullptr, workspace_bytes, stream));
 }
 
@@ -179,7 +236,8 @@ spmma_baseline::PlanKey CublasGemm::plan_key() const {
     // them in words, the numbers tell e4m3 x e5m2 from e5m2 x e4m3 and every output type apart.
     const std::string types = std::string(setup_.family->name) + " a=" + std::to_string(setup_.a) + " b=" + std::to_string(setup_.b) +
                               " cd=" + std::to_string(setup_.cd) + " compute=" + std::to_string(setup_.compute) +
-                              " scale=" + std::to_string(setup_.scale) + " workspace<=" + std::to_string(kWorkspaceBytes);
+                              " scale=" + std::to_string(setup_.scale) + " workspace<=" + std::to_string(kWorkspaceBytes) +
+                              epilogue_key(setup_);
     return {props_.name, props_.arch(), "cuBLASLt " + cublaslt_library().version, pad_.m, pad_.n, pad_.k, types,
             "TN: cuBLASLt A = B^T (k x n, T), B = A^T (k x m, N), C/D column-major n x m"};
 }
@@ -215,6 +273,7 @@ bool CublasGemm::apply_plan(const nlohmann::json& plan, std::string& why) {
 void CublasGemm::prepare_a(const spmma_operands& ops) {
     expand_and_check(ops, a_);
     if (!workspace_.size()) workspace_ = cuda::DeviceBuffer(kWorkspaceBytes);
+    upload_epilogue(ops);
 }
 
 void CublasGemm::launch_plan(CUstream stream) { matmul(algo_, algo_workspace_, stream); }

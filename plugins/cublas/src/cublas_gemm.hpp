@@ -41,6 +41,8 @@ protected:
 
 private:
     void create_layouts();    // matmul descriptor and layouts
+    void set_epilogue();      // the setup's epilogue on the matmul descriptor
+    void upload_epilogue(const spmma_operands& ops);  // its alpha and bias vectors, padded
     void ask_heuristic();     // candidates_: cuBLASLt's first kHeuristicCandidates answers
     // algo_ on `algo` after cublasLtMatmulAlgoCheck; false with why when it does not check.
     bool use(const cublasLtMatmulAlgo_t& algo, std::string& why);
@@ -60,6 +62,7 @@ private:
     size_t algo_workspace_ = 0;
     alignas(8) unsigned char alpha_[8] = {}, beta_[8] = {};  // in setup_.scale's type
     spmma_plugin::cuda::DeviceBuffer a_, workspace_, one_;
+    spmma_plugin::cuda::DeviceBuffer alpha_vector_, bias_;  // pad_.n values each (set_epilogue)
 };
 
 }  // namespace spmma_cublas

@@ -1,5 +1,7 @@
 #include "lt_setup.hpp"
 
+#include <spmma_plugin/host_epilogue.hpp>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -43,7 +45,9 @@ bool exact_in_f16(double v) {
     return steps == std::floor(steps);
 }
 
-std::optional<LtSetup> lt_setup(const spmma_problem& p, std::string& why) {
+namespace {
+
+std::optional<LtSetup> lt_types(const spmma_problem& p, std::string& why) {
     const spmma_dtype a = p.a_type, b = p.b_type, d = p.d_type;
     if (p.scale_type != SPMMA_DTYPE_NONE)
         return refuse(why, "unsupported: the cublas plugin runs unscaled problems only (cuBLASLt's block-scaled GEMMs are not wired)");
@@ -120,6 +124,28 @@ std::optional<LtSetup> lt_setup(const spmma_problem& p, std::string& why) {
         default:
             return refuse(why, std::string("unsupported: the cublas plugin has no GEMM for ") + n(a) + " x " + n(b));
     }
+}
+
+}  // namespace
+
+std::optional<LtSetup> lt_setup(const spmma_problem& p, std::string& why) {
+    std::optional<LtSetup> s = lt_types(p, why);
+    if (!s || !spmma_problem_has_epilogue(&p)) return s;
+    if (const std::string e = spmma_plugin::host_epilogue_reason(p); !e.empty()) return refuse(why, "unsupported: " + e);
+    if (p.row_scale)
+        return refuse(why, "unsupported: cuBLASLt's alpha vector scales the rows of its column-major D, the columns of this D; no row scale");
+    if (p.col_scale && p.beta != 0.0)
+        return refuse(why, "unsupported: cuBLASLt's alpha vector takes beta = 0 (CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO)");
+    if (p.col_scale && s->scale != CUDA_R_32F)
+        return refuse(why, "unsupported: the cublas plugin passes the alpha vector in f32; this family scales in f16");
+    if (p.bias == SPMMA_BIAS_ROW)
+        return refuse(why, "unsupported: cuBLASLt's bias has one value per row of its column-major D, a column of this D; no row bias");
+    if (p.activation == SPMMA_ACTIVATION_SILU) return refuse(why, "unsupported: cuBLASLt has no SiLU epilogue (its activations are ReLU and GELU)");
+    s->alpha_vector = p.col_scale != 0;
+    s->bias = p.bias == SPMMA_BIAS_COL;
+    if (s->bias) s->bias_type = p.bias_type == SPMMA_F32 ? CUDA_R_32F : s->cd;
+    s->activation = p.activation;
+    return s;
 }
 
 }  // namespace spmma_cublas

@@ -7,6 +7,7 @@
 
 #include <cublasLt.h>
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -25,9 +26,17 @@ struct LtSetup {
     cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
     cudaDataType scale = CUDA_R_32F;  // type of alpha and beta
     bool fp8 = false;                 // A/B scale pointers (1.0) are set
+    // ABI 1.2's epilogue through cuBLASLt's own. cuBLASLt's D is this D transposed (column-major
+    // n x m), so its per-row vectors are per column here: a column scale as its alpha vector
+    // (alpha * cs[j], beta 0), a column bias (bias_type) as its bias epilogue, ReLU or GELU.
+    bool alpha_vector = false;
+    bool bias = false;
+    cudaDataType bias_type = CUDA_R_32F;
+    int32_t activation = SPMMA_ACTIVATION_NONE;
 };
 
-// The setup for p, or nullopt with the precise reason in `why`.
+// The setup for p, or nullopt with the precise reason in `why`: the types first, then the
+// epilogue (what cuBLASLt's cannot express is refused with the reason).
 std::optional<LtSetup> lt_setup(const spmma_problem& p, std::string& why);
 
 // cuBLASLt's f16 scale type holds alpha/beta exactly (f16-accumulation GEMMs): true if v is an

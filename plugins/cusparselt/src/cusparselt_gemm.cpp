@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 namespace spmma_cusparselt {
 namespace {
@@ -42,6 +43,16 @@ std::string mode_text(int mode) {
         case CUSPARSELT_SPLIT_K_MODE_TWO_KERNELS: return "two-kernels";
         default: return std::to_string(mode);
     }
+}
+
+// The epilogue's part of the plan key: a plan timed without it is not this problem's plan.
+std::string epilogue_key(const SpSetup& s) {
+    std::string key;
+    if (s.alpha_vector) key += " alpha-vector";
+    if (s.bias) key += " bias";
+    if (s.activation == SPMMA_ACTIVATION_RELU) key += " relu";
+    if (s.activation == SPMMA_ACTIVATION_GELU_TANH) key += " gelu";
+    return key;
 }
 
 }  // namespace
@@ -93,8 +104,16 @@ CusparseLtGemm::CusparseLtGemm(int device, const spmma_problem& problem, const S
     try {
         create_descriptors();
         // NOTES: the library's default configuration, made here so that a problem cuSPARSELt
-        // cannot run fails at create (as unsupported) rather than in the search.
-        plan_ = std::make_unique<LtPlan>(lt_, handle_, matmul_, SpCandidate{});
+        // cannot run fails at create (as unsupported) rather than in the search. An epilogue the
+        // library declines (an attribute or the plan refused) is a refusal with its words.
+        try {
+            set_epilogue();
+            plan_ = std::make_unique<LtPlan>(lt_, handle_, matmul_, SpCandidate{});
+        } catch (const spmma_plugin::Error& e) {
+            const bool epilogue = setup_.alpha_vector || setup_.bias || setup_.activation != SPMMA_ACTIVATION_NONE;
+            if (!epilogue || e.status() == SPMMA_OUT_OF_MEMORY) throw;
+            spmma_baseline::decline_epilogue("cuSPARSELt", e);
+        }
     } catch (...) {
         release();  // the destructor does not run for a constructor that throws
         throw;
@@ -127,6 +146,41 @@ void CusparseLtGemm::create_descriptors() {
     have_cd_ = true;
     CUSPARSELT_CHECK(lt_.cusparseLtMatmulDescriptorInit(&handle_, &matmul_, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_TRANSPOSE,
                                                         &mat_a_, &mat_b_, &mat_cd_, &mat_cd_, setup_.compute));
+}
+
+void CusparseLtGemm::set_epilogue() {
+    const auto set = [&](cusparseLtMatmulDescAttribute_t what, const void* value, size_t bytes) {
+        CUSPARSELT_CHECK(lt_.cusparseLtMatmulDescSetAttribute(&handle_, &matmul_, what, value, bytes));
+    };
+    const int on = 1;
+    if (setup_.alpha_vector) {
+        set(CUSPARSELT_MATMUL_ALPHA_VECTOR_SCALING, &on, sizeof on);
+        alpha_vector_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.m) * sizeof(float));
+    }
+    if (setup_.bias) {
+        bias_ = cuda::DeviceBuffer(static_cast<size_t>(pad_.m * d_bytes_));
+        void* ptr = dptr(bias_);
+        set(CUSPARSELT_MATMUL_BIAS_POINTER, &ptr, sizeof ptr);
+    }
+    if (setup_.activation == SPMMA_ACTIVATION_RELU) set(CUSPARSELT_MATMUL_ACTIVATION_RELU, &on, sizeof on);
+    if (setup_.activation == SPMMA_ACTIVATION_GELU_TANH) set(CUSPARSELT_MATMUL_ACTIVATION_GELU, &on, sizeof on);
+}
+
+void CusparseLtGemm::upload_epilogue(const spmma_operands& ops) {
+    const size_t m = static_cast<size_t>(problem_.m);
+    if (setup_.alpha_vector && (!ops.row_scale || ops.row_scale_bytes != m * sizeof(float)))
+        fail(SPMMA_INVALID_ARGUMENT, "the row scale has " + std::to_string(ops.row_scale_bytes) + " bytes, " + std::to_string(m * sizeof(float)) + " expected");
+    if (setup_.bias && (!ops.bias || ops.bias_bytes != m * static_cast<size_t>(d_bytes_)))
+        fail(SPMMA_INVALID_ARGUMENT, "the bias has " + std::to_string(ops.bias_bytes) + " bytes, " + std::to_string(m * static_cast<size_t>(d_bytes_)) + " expected");
+    if (setup_.alpha_vector) {
+        std::vector<float> v(static_cast<size_t>(pad_.m), 0.0f);  // padded rows: 0
+        for (size_t i = 0; i < m; ++i) v[i] = alpha_ * ops.row_scale[i];
+        alpha_vector_.upload(v.data(), v.size() * sizeof(float));
+    }
+    if (setup_.bias) {
+        bias_.fill(0);
+        bias_.upload(ops.bias, m * static_cast<size_t>(d_bytes_));
+    }
 }
 
 std::string CusparseLtGemm::kernel_name() const {
@@ -191,7 +245,9 @@ void CusparseLtGemm::use(const SpCandidate& c) {
 
 void CusparseLtGemm::matmul(const LtPlan& plan, CUstream stream) {
     cudaStream_t s = stream;
-    CUSPARSELT_CHECK(lt_.cusparseLtMatmul(&handle_, plan.plan(), &alpha_, dptr(a_compressed_), dptr(b_), &beta_, c_or_d(), dptr(d_),
+    // With the alpha vector, alpha is a device pointer to pad_.m values (as PyTorch passes it).
+    const void* alpha = setup_.alpha_vector ? dptr(alpha_vector_) : static_cast<const void*>(&alpha_);
+    CUSPARSELT_CHECK(lt_.cusparseLtMatmul(&handle_, plan.plan(), alpha, dptr(a_compressed_), dptr(b_), &beta_, c_or_d(), dptr(d_),
                                           dptr(workspace_), &s, 1));
 }
 
@@ -202,7 +258,7 @@ spmma_baseline::PlanKey CusparseLtGemm::plan_key() const {
             pad_.m,
             pad_.n,
             pad_.k,
-            "ab=" + type_name(setup_.ab) + " cd=" + type_name(setup_.cd) + " compute=" + compute_name(setup_.compute),
+            "ab=" + type_name(setup_.ab) + " cd=" + type_name(setup_.cd) + " compute=" + compute_name(setup_.compute) + epilogue_key(setup_),
             "A row-major structured N, B row-major T, C/D row-major"};
 }
 
@@ -265,6 +321,7 @@ void CusparseLtGemm::prepare_a(const spmma_operands& ops) {
     cuda::DeviceBuffer dense_a;
     expand_and_check(ops, dense_a);
     compress_a(dense_a);  // adds the check and compression to prepare_ms_
+    upload_epilogue(ops);
 }
 
 void CusparseLtGemm::launch_plan(CUstream stream) { matmul(*plan_, stream); }

@@ -1,7 +1,8 @@
 // One problem on one GPU through cuSPARSELt: A expanded to dense and zero-padded, checked
 // (cusparseLtSpMMAPruneCheck2) and compressed by cuSPARSELt itself, B and C zero-padded;
 // row-major A, B given as row-major n x k and transposed, row-major C/D (the layout of
-// NVIDIA's own samples, which every type of cuSPARSELt takes). The configuration (algorithm id,
+// NVIDIA's own samples, which every type of cuSPARSELt takes); ABI 1.2's epilogue where
+// cuSPARSELt has it (sp_setup.hpp). The configuration (algorithm id,
 // split-k) comes from the plan cache or from this plugin's own timed search (sp_candidates.hpp),
 // once in upload, outside the timed runs.
 #pragma once
@@ -60,6 +61,8 @@ protected:
 
 private:
     void create_descriptors();                        // handle, matrix and matmul descriptors
+    void set_epilogue();                              // the setup's epilogue on the matmul descriptor
+    void upload_epilogue(const spmma_operands& ops);  // its alpha and bias vectors, padded
     void compress_a(const spmma_plugin::cuda::DeviceBuffer& dense);  // prune check + compression on the GPU
     // plan_ on candidate c (throws the library's error when c does not initialise).
     void use(const SpCandidate& c);
@@ -77,6 +80,7 @@ private:
     bool picked_ = false;
     float alpha_ = 1.0f, beta_ = 0.0f;
     spmma_plugin::cuda::DeviceBuffer a_compressed_, workspace_;
+    spmma_plugin::cuda::DeviceBuffer alpha_vector_, bias_;  // pad_.m values each (set_epilogue)
 };
 
 }  // namespace spmma_cusparselt

@@ -1,5 +1,7 @@
 #include "sp_setup.hpp"
 
+#include <spmma_plugin/host_epilogue.hpp>
+
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -44,7 +46,9 @@ spmma_pattern native_pattern(spmma_dtype t) {
     return spmma_dtype_storage_bits(t) == 32 ? SPMMA_PATTERN_1_2 : SPMMA_PATTERN_2_4;
 }
 
-std::optional<SpSetup> sp_setup(const spmma_problem& p, std::string& why) {
+namespace {
+
+std::optional<SpSetup> sp_types(const spmma_problem& p, std::string& why) {
     const spmma_dtype a = p.a_type, b = p.b_type, d = p.d_type;
     if (p.scale_type != SPMMA_DTYPE_NONE)
         return refuse(why, "unsupported: the cusparselt plugin runs unscaled problems only (cuSPARSELt's block-scaled "
@@ -119,6 +123,28 @@ std::optional<SpSetup> sp_setup(const spmma_problem& p, std::string& why) {
         default:
             return refuse(why, std::string("unsupported: the cusparselt plugin has no GEMM for ") + n(a) + " x " + n(b));
     }
+}
+
+}  // namespace
+
+std::optional<SpSetup> sp_setup(const spmma_problem& p, std::string& why) {
+    std::optional<SpSetup> s = sp_types(p, why);
+    if (!s || !spmma_problem_has_epilogue(&p)) return s;
+    if (const std::string e = spmma_plugin::host_epilogue_reason(p); !e.empty()) return refuse(why, "unsupported: " + e);
+    if (p.col_scale)
+        return refuse(why, "unsupported: cuSPARSELt scales rows only (its alpha vector has one value per row of D); no column scale");
+    // NOTES: PyTorch's _cslt_sparse_mm runs the alpha vector with a host beta of 0; whether
+    // cuSPARSELt then reads beta from the host or as a vector is not documented, so not asked.
+    if (p.row_scale && p.beta != 0.0)
+        return refuse(why, "unsupported: with a row scale (cuSPARSELt's alpha vector) the cusparselt plugin runs beta = 0 only");
+    if (p.bias == SPMMA_BIAS_COL) return refuse(why, "unsupported: cuSPARSELt's bias has one value per row of D; no column bias");
+    if (p.bias == SPMMA_BIAS_ROW && p.bias_type != p.d_type)
+        return refuse(why, std::string("unsupported: cuSPARSELt's bias has D's type (") + n(p.d_type) + "), not " + n(p.bias_type));
+    if (p.activation == SPMMA_ACTIVATION_SILU) return refuse(why, "unsupported: cuSPARSELt has no SiLU (its activations are ReLU and GELU)");
+    s->alpha_vector = p.row_scale != 0;
+    s->bias = p.bias == SPMMA_BIAS_ROW;
+    s->activation = p.activation;
+    return s;
 }
 
 }  // namespace spmma_cusparselt

@@ -7,6 +7,7 @@
 
 #include <cusparseLt.h>
 
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,9 +25,16 @@ struct SpSetup {
     cudaDataType ab = CUDA_R_16F;  // A and B (cuSPARSELt takes one type for both)
     cudaDataType cd = CUDA_R_16F;  // C and D share D's type
     cusparseComputeType compute = CUSPARSE_COMPUTE_32F;
+    // ABI 1.2's epilogue through cuSPARSELt's own: a row scale as its alpha vector (alpha *
+    // rs[i], one value per row of D), a row bias of D's type as its bias vector, ReLU or GELU
+    // as its activation flags (D = act(alpha_vec * A*B + beta * C + bias), plugin.h's order).
+    bool alpha_vector = false;
+    bool bias = false;
+    int32_t activation = SPMMA_ACTIVATION_NONE;
 };
 
-// The setup for p, or nullopt with the precise reason in `why`. tf32 is refused unless
+// The setup for p, or nullopt with the precise reason in `why`: the types first, then the
+// epilogue (what cuSPARSELt's cannot express is refused with the reason). tf32 is refused unless
 // SPMMA_CUSPARSELT_TF32=on (its results were measured outside tf32's tolerance).
 std::optional<SpSetup> sp_setup(const spmma_problem& p, std::string& why);
 

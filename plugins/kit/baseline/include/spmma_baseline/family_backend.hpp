@@ -1,6 +1,7 @@
 // What a vendor-library baseline's Backend does apart from describing itself: its kernels are
 // type families (the library picks the kernel inside one), and a problem's setup is checked in
-// one order: the types first (the same reason with or without a GPU), then the kernel name
+// one order: the types and the epilogue first (MakeSetup: the same reason with or without a
+// GPU; the library's own epilogue or a refusal naming what it lacks), then the kernel name
 // asked for, then the device (the library, the architecture the family needs). Setup has
 // `family` (a pointer to a struct with `name` and `min_sm`); GemmT is built from
 // (device, problem, setup). Its info() and runs_on() come from the plugin's identity(), asked
@@ -55,7 +56,15 @@ public:
 
     std::span<const spmma_kernel_info> kernels() const override { return KernelInfos(); }
 
-    void check_supported(int device, const spmma_problem& p, const char* kernel) const override { setup_for(device, p, kernel); }
+    void check_supported(int device, const spmma_problem& p, const char* kernel) const override {
+        const Setup s = setup_for(device, p, kernel);
+        // NOTES: whether the library takes an epilogue the plugin maps (its alpha vector, a bias
+        // type, an activation for these types) only the library says, per version and GPU: the
+        // GEMM's descriptors and first plan are made here, so that its refusal comes with
+        // supports() rather than as a failed create (cuSPARSELt 0.8 on an H100 declines its alpha
+        // vector and its GELU for 16-bit inputs, 2026-11-27).
+        if (spmma_problem_has_epilogue(&p)) GemmT(device, p, s);
+    }
 
     std::unique_ptr<spmma_plugin::Gemm> create(int device, const spmma_problem& p, const char* kernel) override {
         return std::make_unique<GemmT>(device, p, setup_for(device, p, kernel));
@@ -78,9 +87,6 @@ private:
         std::string why;
         const auto s = MakeSetup(p, why);
         if (!s) unsupported(why);
-        // NOTES: the library's own epilogues (an alpha vector, a bias, ReLU/GELU) are not wired to
-        // ABI 1.2's epilogue yet: refused here, after the types, before any device is asked.
-        if (std::string e = spmma_plugin::unfused_epilogue_reason(p, identity_once().name); !e.empty()) unsupported(e);
         if (kernel && std::strcmp(kernel, s->family->name) != 0)
             unsupported(std::string("unsupported: ") + kernel + " does not run this problem's types; " + s->family->name + " does");
         const spmma_plugin::cuda::DeviceProperties props = require_device(device);
