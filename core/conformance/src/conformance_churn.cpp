@@ -65,8 +65,11 @@ CheckResult check_churn(const CheckContext& c) {
     std::optional<uint64_t> used0;
     for (int n = 0; n < kWarmupCycles + kCycles; ++n) {
         if (n == kWarmupCycles) {
-            rss0 = spmma::detail::resident_bytes();
+            // NOTES: NVML first: its first use loads and initialises the library in this
+            // process (14.4 MiB resident on an H100, 2026-11-27), which read after the first
+            // resident size failed every GPU plugin as a leak.
             if (gpu) used0 = device_memory_used(dev.uuid);
+            rss0 = spmma::detail::resident_bytes();
         }
         if (const std::string e = cycle(c, *small, ops, d, n); !e.empty()) {
             f.fail(e);
