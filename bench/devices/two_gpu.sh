@@ -113,10 +113,13 @@ done
 step fault fault all 120 fault.jsonl "${FAULT_PLUGINS##*,}" "$SPMMA" gemm --m 256,384,512,640,768,896 --n 256 --k 256 --dtype f16 \
     --verify full --warmup 1 --iterations 2 --no-progress --plugin "$FAULT_PLUGINS" "${FAULT_DIRS[@]}" --devices all --json "$WORK/fault.jsonl"
 
-# d. The HTML report of the --devices all runs.
+# d. The HTML report of the --devices all runs, pooled into one (two files alone would be a
+# comparison of one run against the other).
 all_files=()
 for rep in $(seq "$REPEAT"); do [ -s "$WORK/all-$rep.jsonl" ] && all_files+=("$WORK/all-$rep.jsonl"); done
-step report report all 60 "$OUT/report.html" "" "$SPMMA" report "${all_files[@]}" -o "$OUT/report.html" \
+POOL=()
+[ "${#all_files[@]}" -gt 1 ] && POOL=(--pool)
+step report report all 60 "$OUT/report.html" "" "$SPMMA" report "${all_files[@]}" "${POOL[@]}" -o "$OUT/report.html" \
     --title "spmma --devices all on two GPUs" ${BASELINE:+--baseline "$BASELINE"}
 
 # e. Stands in for a real Slurm (none on the GPU machine): each task of a two-task array as

@@ -2,6 +2,8 @@
 
 #include <spmma/weights/file_operands.hpp>
 
+#include <omp.h>
+
 #include <chrono>
 
 namespace spmma::detail {
@@ -27,14 +29,20 @@ JobState::~JobState() {
 
 void JobState::start() {
     if (operands_.valid()) return;
-    operands_ = std::async(std::launch::async, [this] {
+    // NOTES: these threads take the OpenMP thread count of the runner that starts them (its
+    // share of the host with --devices: run_on_devices); a new thread would otherwise start
+    // from the process's default, every host thread.
+    const int threads = omp_get_max_threads();
+    operands_ = std::async(std::launch::async, [this, threads] {
+                    omp_set_num_threads(threads);
                     const auto t0 = Clock::now();
                     uint8_t* base = arena_.reserve(layout_.total);
                     sources_ = weights::make_operands(job_, layout_.buffers(base));
                     generate_ms_ = ms_since(t0);
                 }).share();
     if (mode_ != reference::VerifyMode::None)
-        expected_ = std::async(std::launch::async, [this] {
+        expected_ = std::async(std::launch::async, [this, threads] {
+            omp_set_num_threads(threads);
             operands_.wait();
             return reference::compute_expected(input(), vo_);
         });

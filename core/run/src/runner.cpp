@@ -13,9 +13,11 @@
 #include <fmt/format.h>
 
 #include <fnmatch.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <future>
 #include <map>
@@ -606,6 +608,11 @@ RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<std::unique_
     return Runner(plugins, options, sinks, progress).run(jobs, feed);
 }
 
+int host_threads_per_device(int devices, int host_threads, const char* omp_num_threads) {
+    if (devices <= 1 || (omp_num_threads && *omp_num_threads)) return 0;
+    return std::max(1, host_threads / devices);
+}
+
 RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<DeviceSlot>& slots, const RunnerOptions& options,
                           const std::vector<RecordSink*>& sinks, Progress* progress) {
     if (slots.size() == 1) {
@@ -619,9 +626,15 @@ RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<Device
     std::vector<RunSummary> parts(slots.size());
     std::vector<std::thread> threads;
     std::vector<RunnerOptions> opts(slots.size(), options);
+    // NOTES: each runner generates operands and computes the reference with OpenMP on the host;
+    // two teams of every host thread at once oversubscribed the cores, and the same records took
+    // 10.8 device-seconds on two GPUs against 7.6 on one (bench/NOTES.md, 2026-11-25, 2 x H100).
+    // nthreads-var is per thread, so each runner thread sets its own share.
+    const int share = host_threads_per_device(static_cast<int>(slots.size()), omp_get_num_procs(), std::getenv("OMP_NUM_THREADS"));
     for (size_t i = 0; i < slots.size(); ++i) {
         opts[i].device = slots[i].device;
         threads.emplace_back([&, i] {
+            if (share > 0) omp_set_num_threads(share);
             Runner r(slots[i].plugins, opts[i], shared.sinks(), progress ? &shared : nullptr);
             r.set_device_label(fmt::format(" (device {})", slots[i].device));
             parts[i] = r.run(jobs, feed);

@@ -101,9 +101,15 @@ struct DeviceSlot {
 
 // --devices: one runner per device, each taking the next job when it is done with its last, so
 // problems go out as devices free up; every record names its device. The sinks and the progress
-// line are shared (one record at a time). One slot is run_jobs on that device.
+// line are shared (one record at a time). One slot is run_jobs on that device. Each runner's
+// OpenMP work (operands, the reference) takes host_threads_per_device of the host's threads.
 RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<DeviceSlot>& slots, const RunnerOptions& options,
                           const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
+
+// The OpenMP threads each of `devices` runners side by side gets on a host of `host_threads`:
+// an equal share, at least 1; 0 (leave OpenMP's own setting) for one device or when the user
+// set OMP_NUM_THREADS (`omp_num_threads`: its value, or null when unset).
+int host_threads_per_device(int devices, int host_threads, const char* omp_num_threads);
 
 // Does `name` match any of the shell-style globs?
 bool matches_any(const std::string& name, const std::vector<std::string>& globs);
