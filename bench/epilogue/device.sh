@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# The serving op against the plain GEMM of the same types, on one GPU in ONE device run (~3 min on
+# The serving op against the plain GEMM of the same types, on one GPU in ONE device run (~5 min on
 # an H100), from the repository root with the build laid out by bench/device/prepare.sh:
 #   OUT=$OUT bench/epilogue/device.sh
-# For each shape: `spmma gemm --op scaled-mm` (e4m3 x e4m3 -> bf16, an f32 scale per row and per
-# column, a bf16 bias per row) and the plain `--dtype e4m3 --out bf16` on PLUGINS, the two back to
-# back (their order alternating from shape to shape, so a clock drift does not favour one); the
+# For each shape, on PLUGINS, three runs back to back (their order rotating from shape to shape,
+# so a clock drift favours none): `spmma gemm --op scaled-mm` (e4m3 x e4m3 -> bf16, an f32 scale
+# per row and per column, a bf16 bias per row), the same with a row scale and the bias only (a
+# per-channel weight scale and a per-tensor activation scale folded into alpha: the form
+# cuSPARSELt's alpha vector and bias express), and the plain `--dtype e4m3 --out bf16`; the
 # standard set (SET_SHAPES, m x n x k) with at least MIN_TIME_SET s of timed launches, the decode
 # layers (DECODE_LAYERS, m x k, at DECODE_N tokens) with L2 flushed and MIN_TIME_DECODE s. Then
-# bench/epilogue/table.py $OUT: each shape's plain and scaled time per plugin and scaled / plain;
-# a plugin that does not run the scaled op shows its reason. Records and logs in $OUT/records.tgz.
+# bench/epilogue/table.py $OUT: each shape's plain and epilogue times per plugin and each epilogue /
+# plain; a plugin that does not run an epilogue shows its reason. Records and logs in $OUT/records.tgz.
 # Small sizes on the cpu plugin (what the tests of this script run):
 #   BUILD=build-no-cuda SET_SHAPES=64x32x128 DECODE_LAYERS=96x256 DECODE_N=1,8 PLUGINS=cpu \
 #     MIN_TIME_SET=0 MIN_TIME_DECODE=0 OUT=/tmp/e bench/epilogue/device.sh
@@ -33,14 +35,19 @@ fi
 
 PLAIN=(--dtype e4m3 --out bf16)
 SCALED=(--op scaled-mm)
+ROWSCALED=(--dtype e4m3 --out bf16 --row-scale random --bias row)
 i=0
-pair() {  # pair NAME ARGS...: the plain and the scaled run of one shape, in alternating order
-    local name=$1; shift
-    if [ $((i % 2)) = 0 ]; then
-        runj "plain_$name" 120 "${PLAIN[@]}" "$@"; runj "scaled_$name" 120 "${SCALED[@]}" "$@"
-    else
-        runj "scaled_$name" 120 "${SCALED[@]}" "$@"; runj "plain_$name" 120 "${PLAIN[@]}" "$@"
-    fi
+one() {  # one KIND NAME ARGS...
+    local kind=$1 name=$2; shift 2
+    case $kind in
+        plain) runj "plain_$name" 120 "${PLAIN[@]}" "$@" ;;
+        scaled) runj "scaled_$name" 120 "${SCALED[@]}" "$@" ;;
+        rowscaled) runj "rowscaled_$name" 120 "${ROWSCALED[@]}" "$@" ;;
+    esac
+}
+pair() {  # pair NAME ARGS...: the three runs of one shape, in rotating order
+    local kinds=(plain scaled rowscaled) j
+    for j in 0 1 2; do one "${kinds[$(((i + j) % 3))]}" "$@"; done
     i=$((i + 1))
 }
 for s in $SET_SHAPES; do

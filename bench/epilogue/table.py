@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """The table of bench/epilogue/device.sh: for each problem (m x n x k) and plugin in the records
-under OUT, the plain GEMM (no epilogue) beside the same GEMM with the epilogue (the records whose
-problem has a row or column scale, a bias or an activation): median time in µs, the scaled run's
-% of its speed of light where the record states it, and scaled / plain time. A plugin that did not
-run the scaled problem shows its status and reason; where the two ran different kernels, a line
-under the table names both. Exit 1 when a record that ran did not verify.
+under OUT, the plain GEMM (no epilogue) beside the same GEMM with each epilogue the records carry
+(named by its parts: rs, cs, bias, the activation): median time in µs, % of the run's speed of
+light where the record states it, and epilogue / plain time. A plugin that did not run an
+epilogue shows its status and reason under the table; where a run took another kernel than the
+plain one, a line under the table names both. Exit 1 when a record that ran did not verify.
 
     python3 bench/epilogue/table.py OUT     (OUT's *.jsonl and *.jsonl.gz)
 """
@@ -26,8 +26,13 @@ def records(root):
                     yield json.loads(line)
 
 
-def has_epilogue(problem):
-    return any(problem.get(k) not in (None, "none", "") for k in EPILOGUE_KEYS)
+def epilogue_label(problem):
+    """'plain', or the epilogue's parts joined by '+': rs, cs, bias, the activation."""
+    present = lambda k: problem.get(k) not in (None, "none", "")
+    parts = [short for key, short in (("row_scale", "rs"), ("col_scale", "cs"), ("bias", "bias")) if present(key)]
+    if present("activation"):
+        parts.append(str(problem["activation"]))
+    return "+".join(parts) or "plain"
 
 
 def time_us(r):
@@ -51,34 +56,44 @@ def cell(r):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
-    rows = {}  # (m, n, k, plugin) -> {"plain": record, "scaled": record}
+    rows = {}  # (m, n, k, plugin) -> {label: record}
+    labels = set()
     bad, refused = [], {}
     for r in records(root):
         p = r["problem"]
         key = (p["m"], p["n"], p["k"], r["plugin"]["name"])
-        kind = "scaled" if has_epilogue(p) else "plain"
+        kind = epilogue_label(p)
+        labels.add(kind)
         rows.setdefault(key, {})[kind] = r
         status = r.get("status")
         if status in ("unsupported", "skipped"):
             refused.setdefault((r["plugin"]["name"], kind), r.get("reason", ""))
         elif status != "verified":
             bad.append(f"{status}: {r.get('reason', '')} {r.get('command', '')}")
-    head = ["m x n x k", "plugin", "plain µs", "% SOL", "scaled µs", "% SOL", "scaled/plain"]
+    kinds = sorted(labels - {"plain"})
+    head = ["m x n x k", "plugin", "plain µs", "% SOL"]
+    for kind in kinds:
+        head += [f"{kind} µs", "% SOL", f"{kind}/plain"]
     table = [head]
     for key in sorted(rows, key=lambda k: (k[0] * k[2], k[0], k[2], k[1], k[3])):
         m, n, k, plugin = key
-        plain, scaled = rows[key].get("plain"), rows[key].get("scaled")
-        tp, ts = time_us(plain), time_us(scaled)
-        ratio = f"{ts / tp:.3f}" if tp and ts else ""
-        table.append([f"{m}x{n}x{k}", plugin] + cell(plain) + cell(scaled) + [ratio])
+        plain = rows[key].get("plain")
+        line = [f"{m}x{n}x{k}", plugin] + cell(plain)
+        for kind in kinds:
+            r = rows[key].get(kind)
+            tp, te = time_us(plain), time_us(r)
+            line += cell(r) + [f"{te / tp:.3f}" if tp and te else ""]
+        table.append(line)
     widths = [max(len(row[i]) for row in table) for i in range(len(head))]
     for row in table:
         print("  ".join(c.rjust(widths[i]) if i >= 2 else c.ljust(widths[i]) for i, c in enumerate(row)).rstrip())
     for key in sorted(rows):
-        plain, scaled = rows[key].get("plain"), rows[key].get("scaled")
-        kp, ks = (plain or {}).get("kernel"), (scaled or {}).get("kernel")
-        if time_us(plain) and time_us(scaled) and kp and ks and kp != ks:
-            print(f"{key[0]}x{key[1]}x{key[2]} {key[3]}: plain on {kp}, scaled on {ks}")
+        plain = rows[key].get("plain")
+        for kind in kinds:
+            r = rows[key].get(kind)
+            kp, ke = (plain or {}).get("kernel"), (r or {}).get("kernel")
+            if time_us(plain) and time_us(r) and kp and ke and kp != ke:
+                print(f"{key[0]}x{key[1]}x{key[2]} {key[3]}: plain on {kp}, {kind} on {ke}")
     for (plugin, kind), reason in sorted(refused.items()):
         print(f"{plugin} did not run the {kind} problems: {reason}")
     for b in bad:
