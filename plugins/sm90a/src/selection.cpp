@@ -29,6 +29,11 @@ bool tma_epilogue_possible(const spmma_problem& p) {
     return p.beta == 0.0 && p.activation == SPMMA_ACTIVATION_NONE && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
 }
 
+bool tma_epilogue_for(const TileConfig& cfg, const spmma_problem& p) {
+    return tma_epilogue_possible(p) &&
+           (!spmma_problem_has_epilogue(&p) || cfg.fuses_epilogue_in_tma_stores(cfg.acc_regs(p.acc_type == SPMMA_F16)));
+}
+
 MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev) {
     MachineModel mm;
     if (dev.sm_clock_khz > 0) mm.dram_bytes_per_clk = dev.dram_bytes_per_s() / (dev.sm_clock_khz * 1e3);
@@ -37,7 +42,7 @@ MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev) {
 
 bool stream_k_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
     if (const auto forced = spmma_plugin::env_choice("SPMMA_SM90A_STREAMK", {"off", "on"})) return *forced == 1;
-    return stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count, tma_epilogue_possible(p),
+    return stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count, tma_epilogue_for(cfg, p),
                          machine_model(dev));
 }
 

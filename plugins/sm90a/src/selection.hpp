@@ -25,6 +25,11 @@ bool kernel_fuses_epilogue(const KernelEntry& e);
 // without buffers (TileConfig::tma_store) store directly whatever this says.
 bool tma_epilogue_possible(const spmma_problem& p);
 
+// Whether D of `p` leaves through the TMA stores of `cfg`: tma_epilogue_possible, and where p has
+// ABI 1.2's epilogue, `cfg` fuses it there (TileConfig::fuses_epilogue_in_tma_stores); what the
+// heuristic's estimate and the launch both assume.
+bool tma_epilogue_for(const TileConfig& cfg, const spmma_problem& p);
+
 // The cost model of this device: its DRAM bytes per SM clock at the peak clocks.
 MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev);
 

@@ -61,13 +61,13 @@ protected:
         for (const KernelEntry* e : matching_kernels(p)) (e->split() ? splits : ks).push_back(e);
         std::vector<TileConfig> cs;
         for (const KernelEntry* e : ks) cs.push_back(e->cfg);
-        const bool tma_epilogue = tma_epilogue_possible(p);
+        // (a kernel that fuses an epilogue in its direct stores only is costed with them)
         const MachineModel mm = machine_model(dev);
         const auto clocks = [&](const TileConfig& c) {
-            return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue, mm);
+            return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(c, p), mm);
         };
         const int i = choose_config(
-            cs, [&](const TileConfig& c) { return estimate(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue, mm); });
+            cs, [&](const TileConfig& c) { return estimate(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(c, p), mm); });
         if (i < 0) {
             if (why) *why = "unsupported: no sm90a kernel for this problem";
             return nullptr;

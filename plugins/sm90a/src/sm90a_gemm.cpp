@@ -277,8 +277,7 @@ private:
             kp.serial_wgmma = serial && serial[0] == '1' ? 1 : 0;
             kp.borrow_stage = borrow;
             // (a kernel that fuses the epilogue only in its direct stores keeps D off TMA then)
-            const bool epi_in_tma = !spmma_problem_has_epilogue(&p) || g->cfg.fuses_epilogue_in_tma_stores(g->cfg.acc_regs(p.acc_type == SPMMA_F16));
-            kp.tma_store = tma_store && epi_in_tma ? 1 : 0;
+            kp.tma_store = tma_store && tma_epilogue_for(g->cfg, p) ? 1 : 0;
         }
     }
 
