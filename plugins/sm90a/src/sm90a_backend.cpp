@@ -59,6 +59,27 @@ protected:
         const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
         std::vector<const KernelEntry*> ks, splits;
         for (const KernelEntry* e : matching_kernels(p)) (e->split() ? splits : ks).push_back(e);
+        // NOTES: with an epilogue, D fit for TMA stores and k up to kTmaEpilogueMaxK, the kernels
+        // that would store it directly (their 128 f32 accumulators left no registers for it in the
+        // TMA stores) are passed over while one that keeps TMA is left. On an H100 the serving op
+        // on 128x128 with TMA against 128x256 storing directly: 4096^3 101 against 121 µs,
+        // 11008x4096x4096 257 / 379, 8192^3 717 / 830, 28672x4096x8192 1263 / 1448; at larger k
+        // the direct stores' share is small and the wider tile wins: 16384^3 6251 / 5461,
+        // 8192x2048x28672 650 / 524 (bench/NOTES.md, 2026-11-27). The cost model has the direct
+        // stores' cost and did not see either.
+        constexpr int64_t kTmaEpilogueMaxK = 8192;
+        if (spmma_problem_has_epilogue(&p) && tma_epilogue_possible(p) && p.k <= kTmaEpilogueMaxK) {
+            const auto keeps_tma = [&](const TileConfig& c) { return tma_epilogue_for(c, p) || !c.tma_store(); };
+            std::vector<const KernelEntry*> keep, keep_splits;
+            for (const KernelEntry* e : ks)
+                if (keeps_tma(e->cfg)) keep.push_back(e);
+            for (const KernelEntry* e : splits)
+                if (keeps_tma(e->cfg) && keeps_tma(e->rest_cfg)) keep_splits.push_back(e);
+            if (!keep.empty()) {
+                ks = keep;
+                splits = keep_splits;
+            }
+        }
         std::vector<TileConfig> cs;
         for (const KernelEntry* e : ks) cs.push_back(e->cfg);
         // (a kernel that fuses an epilogue in its direct stores only is costed with them)
