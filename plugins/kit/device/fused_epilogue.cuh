@@ -25,9 +25,8 @@ using spmma_plugin::FusedEpilogue;
 // (bench/NOTES.md, 2026-11-27, the epilogue's cost); __ldg loads the compiler merged across the
 // unrolled tile and kept every scale of it in registers (an sm90a tf32 256x128 kernel spilled).
 // A row's terms and a column pair's are loaded once by the caller (RowTerms, PairTerms) and
-// shared by the elements they apply to. Rows and columns are clamped
-// by the caller to the last row / column where a kernel computes values it does not store (TMA
-// boxes past D).
+// shared by the elements they apply to. Rows and columns are clamped by the caller to the last
+// row / column where a kernel computes values it does not store (TMA boxes past D).
 
 // What one row contributes: alpha * rs[row], and its bias (-0.0 unless the bias is per row).
 struct RowTerms {

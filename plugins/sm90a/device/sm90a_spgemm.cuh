@@ -150,11 +150,12 @@ enum class Epi { Plain, Linear, Activated };
 // alpha * (two adjacent accumulators) + beta * C at d-offset off (C read only where it exists;
 // never with kMayReadC false, the TMA-store path, which runs only without C). With a fused
 // epilogue, ABI 1.2's of elements (row, col) and (row, col + 1) in plugin.h's order: alpha *
-// rs[row] * cs[col] before C, the bias and the activation after, the row's and the column pair's
-// terms loaded by the caller (epi_row, epi_pair) once for the elements they apply to. NOTES: the TMA path writes whole boxes, so row and col may lie past D
-// (TMA drops those elements); the vectors are read at the last row / column pair there, never
-// past their end (col is even; the column vectors have an even length). A runtime test of
-// p.use_c measured slower than the template flags.
+// rs[row] * cs[col] before C, the bias and the activation after, the row's and the column
+// pair's terms loaded by the caller (epi_row, epi_pair) once for the elements they apply to.
+// NOTES: the TMA path writes whole boxes, so row and col may lie past D (TMA drops those
+// elements); the vectors are read at the last row / column pair there, never past their end
+// (col is even; the column vectors have an even length). A runtime test of p.use_c measured
+// slower than the template flags.
 template <class K, bool kMayReadC = true, Epi kEpi = Epi::Plain, class Acc>
 __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const KernelParams& p, int64_t off, bool two,
                                               spmma_epilogue::RowTerms row = {}, spmma_epilogue::PairTerms col = {}) {

@@ -23,7 +23,6 @@ namespace spmma_baseline {
 // A device buffer's address as the pointer a vendor library takes.
 inline void* dptr(const spmma_plugin::cuda::DeviceBuffer& b) { return reinterpret_cast<void*>(static_cast<uintptr_t>(b.get())); }
 
-// Host time in milliseconds (for prepare_ms).
 // An epilogue the plugin mapped that the library will not take (an attribute refused, no plan
 // or algorithm for it): a refusal in the library's words, thrown from the GEMM's constructor.
 [[noreturn]] inline void decline_epilogue(const char* library, const spmma_plugin::Error& e) {
@@ -32,6 +31,7 @@ inline void* dptr(const spmma_plugin::cuda::DeviceBuffer& b) { return reinterpre
     spmma_plugin::unsupported(std::string("unsupported: ") + library + " declines this epilogue: " + what);
 }
 
+// Host time in milliseconds (for prepare_ms).
 inline double host_ms() {
     using namespace std::chrono;
     return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
