@@ -112,7 +112,9 @@ TEST_CASE("compare exits 0 on a rerun of the same cpu-plugin workload at a thres
     std::string tries;
     int code = -1;
     for (int attempt = 0; attempt < 3 && code != 0; ++attempt) {
-        const std::string a = cpu_records("rerun_a.jsonl", args), b = cpu_records("rerun_b.jsonl", args);
+        // Each pair in files of its own: the app refuses to write over records (--resume / --force).
+        const std::string n = std::to_string(attempt);
+        const std::string a = cpu_records("rerun_a" + n + ".jsonl", args), b = cpu_records("rerun_b" + n + ".jsonl", args);
         const auto r = spmma_cli("compare " + a + " " + b + " --threshold 30");
         code = r.code;
         tries += r.out + "\n";
