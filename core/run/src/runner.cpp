@@ -608,6 +608,20 @@ RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<std::unique_
     return Runner(plugins, options, sinks, progress).run(jobs, feed);
 }
 
+std::vector<size_t> longest_first(const std::vector<Job>& jobs, const std::vector<std::string>& plugins) {
+    std::vector<double> length(jobs.size());
+    for (size_t i = 0; i < jobs.size(); ++i) {
+        const Job& j = jobs[i];
+        const double bytes = static_cast<double>(OperandLayout::of(OperandSizes::of(j.problem)).total);
+        const size_t runs = !plugins.empty() ? plugins.size() : std::max<size_t>(1, j.plugins.size());
+        length[i] = (bytes + j.problem.flops() / 300.0) * static_cast<double>(runs);
+    }
+    std::vector<size_t> order(jobs.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return length[a] > length[b]; });
+    return order;
+}
+
 int host_threads_per_device(int devices, int host_threads, const char* omp_num_threads) {
     if (devices <= 1 || (omp_num_threads && *omp_num_threads)) return 0;
     return std::max(1, host_threads / devices);
@@ -622,7 +636,12 @@ RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<Device
     }
     const auto t0 = Clock::now();
     detail::SharedOutput shared(sinks, progress);
-    JobFeed feed(jobs.size());
+    // NOTES: in workload order the large problems came in the middle of the standard set: each
+    // device's next operands (generated with half the host's threads) took longer than the small
+    // job they were to hide behind, 0.4 s a device in a 5.7 s run (bench/NOTES.md, 2026-11-27,
+    // 2 x H100). The longest first, each job's successor is no longer than it, and the last jobs
+    // to finish are the shortest.
+    JobFeed feed(longest_first(jobs, options.plugins));
     std::vector<RunSummary> parts(slots.size());
     std::vector<std::thread> threads;
     std::vector<RunnerOptions> opts(slots.size(), options);

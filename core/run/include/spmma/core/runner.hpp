@@ -74,14 +74,17 @@ struct RunSummary {
 RunSummary run_jobs(const std::vector<Job>& jobs, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins,
                     const RunnerOptions& options, const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
 
-// The jobs a runner takes next: in order, each once, however many runners (devices) take them.
+// The jobs a runner takes next: each once, however many runners (devices) take them, in
+// workload order or in the order given (indices into the jobs).
 class JobFeed {
 public:
     explicit JobFeed(size_t jobs) : jobs_(jobs) {}
+    explicit JobFeed(std::vector<size_t> order) : jobs_(order.size()), order_(std::move(order)) {}
     std::optional<size_t> next() {
         if (stopped()) return std::nullopt;
         const size_t i = next_.fetch_add(1);
-        return i < jobs_ ? std::optional<size_t>(i) : std::nullopt;
+        if (i >= jobs_) return std::nullopt;
+        return order_.empty() ? i : order_[i];
     }
     // No job is handed out after this (an output failed: every runner stops).
     void stop() { stopped_ = true; }
@@ -89,6 +92,7 @@ public:
 
 private:
     size_t jobs_;
+    std::vector<size_t> order_;  // empty: workload order
     std::atomic<size_t> next_{0};
     std::atomic<bool> stopped_{false};
 };
@@ -99,8 +103,15 @@ struct DeviceSlot {
     std::vector<std::unique_ptr<PluginEndpoint>> plugins;
 };
 
+// The order --devices hands out jobs in: the longest first (longest-processing-time scheduling),
+// ties in workload order. A job's length is estimated as its operand bytes (generated on the
+// host, uploaded by each plugin) plus its FLOPs at 300 per byte (about a tensor-core GPU's ratio
+// of tensor rate to DRAM bandwidth), times the plugins it runs on (`plugins`: those the run
+// names; empty: each job's own list, or one).
+std::vector<size_t> longest_first(const std::vector<Job>& jobs, const std::vector<std::string>& plugins);
+
 // --devices: one runner per device, each taking the next job when it is done with its last, so
-// problems go out as devices free up; every record names its device. The sinks and the progress
+// problems go out as devices free up, the longest first; every record names its device. The sinks and the progress
 // line are shared (one record at a time). One slot is run_jobs on that device. Each runner's
 // OpenMP work (operands, the reference) takes host_threads_per_device of the host's threads.
 RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<DeviceSlot>& slots, const RunnerOptions& options,
