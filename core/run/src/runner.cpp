@@ -188,21 +188,33 @@ public:
         std::unique_ptr<detail::JobState> next;
         Plan next_plan;
         size_t generated = 0;
-        auto prepare = [&](size_t i) {
+        auto prepare = [&](size_t i, std::unique_ptr<detail::JobState> started) {
             next_plan = plan(jobs[i]);
-            next = std::make_unique<detail::JobState>(jobs[i], opts_.verify_options, operand_arenas_[generated++ % 2]);
+            next = started ? std::move(started) : std::make_unique<detail::JobState>(jobs[i], opts_.verify_options, operand_arenas_[generated % 2]);
+            ++generated;
             if (runs_anything(next_plan)) next->start();
         };
-        reserve_and_prepare(jobs);
+        reserve_arenas(jobs);
         std::optional<size_t> current = feed.next();
-        if (current) prepare(*current);
+        // NOTES: the first job's operands are drawn while the workers start their drivers and
+        // answer the probes, before its plan says whether anything runs it (when nothing does,
+        // one job's generation is spent for nothing). After the probes they were the longest
+        // wait of a run that starts with a large job (0.26-0.44 s of 16384^3 operands on a
+        // device's share of the host: bench/NOTES.md, 2026-11-27, 2 x H100).
+        std::unique_ptr<detail::JobState> first;
+        if (current) {
+            first = std::make_unique<detail::JobState>(jobs[*current], opts_.verify_options, operand_arenas_[0]);
+            first->start();
+        }
+        prepare_workers(jobs);
+        if (current) prepare(*current, std::move(first));
         feed_ = &feed;
         summary_.steps = total;
         while (current && !stopping()) {
             std::unique_ptr<detail::JobState> state = std::move(next);
             const Plan plan_now = std::move(next_plan);
             const std::optional<size_t> following = feed.next();
-            if (following) prepare(*following);
+            if (following) prepare(*following, nullptr);
             run_job(jobs[*current], plan_now, *state);
             current = following;
         }
@@ -227,11 +239,14 @@ private:
     // plugin's worker maps them (and page-locks them for a GPU) while job 0 is generated: otherwise each growth
     // of an arena is mapped and pinned again by every worker inside a run (2026-11-24, H200:
     // 0.4 s per worker at the first 16384^3 job).
-    void reserve_and_prepare(const std::vector<Job>& jobs) {
-        size_t operands = 0;
-        for (const Job& j : jobs) operands = std::max(operands, OperandLayout::of(OperandSizes::of(j.problem)).total);
-        if (operands == 0) return;
-        for (Arena& a : operand_arenas_) a.reserve(operands);
+    void reserve_arenas(const std::vector<Job>& jobs) {
+        for (const Job& j : jobs) largest_operands_ = std::max(largest_operands_, OperandLayout::of(OperandSizes::of(j.problem)).total);
+        if (largest_operands_ == 0) return;
+        for (Arena& a : operand_arenas_) a.reserve(largest_operands_);
+    }
+
+    void prepare_workers(const std::vector<Job>& jobs) {
+        if (largest_operands_ == 0) return;
         // NOTES: in the order the plugins first run, so the first run's worker is first to pin;
         // the probes go out together, each worker starting its driver beside the others.
         std::vector<PluginEndpoint*> used;
@@ -597,6 +612,7 @@ private:
     std::map<std::string, DeviceInfo> probed_;
     // Two operand arenas: the next job is generated into one while this job runs from the other.
     Arena operand_arenas_[2] = {Arena("spmma-operands-0"), Arena("spmma-operands-1")};
+    size_t largest_operands_ = 0;  // the bytes of the largest job's operands: what each arena holds
     Arena results_{"spmma-results"};
 };
 
@@ -612,9 +628,13 @@ std::vector<size_t> longest_first(const std::vector<Job>& jobs, const std::vecto
     std::vector<double> length(jobs.size());
     for (size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
-        const double bytes = static_cast<double>(OperandLayout::of(OperandSizes::of(j.problem)).total);
-        const size_t runs = !plugins.empty() ? plugins.size() : std::max<size_t>(1, j.plugins.size());
-        length[i] = (bytes + j.problem.flops() / 300.0) * static_cast<double>(runs);
+        const Problem& p = j.problem;
+        const double bytes = static_cast<double>(OperandLayout::of(OperandSizes::of(p)).total);
+        const double runs = static_cast<double>(!plugins.empty() ? plugins.size() : std::max<size_t>(1, j.plugins.size()));
+        const double launches = std::max(1, j.warmup + j.iterations);
+        const double device_s = runs * (bytes / 20e9 + launches * p.flops() / 600e12);
+        const double generate_s = (static_cast<double>(p.m) * p.k + static_cast<double>(p.k) * p.n / 4) * 1e-9;
+        length[i] = std::max(device_s, generate_s);
     }
     std::vector<size_t> order(jobs.size());
     for (size_t i = 0; i < order.size(); ++i) order[i] = i;
