@@ -69,9 +69,16 @@ std::optional<std::string> device_error(int device, const std::vector<std::uniqu
 }
 
 std::vector<DeviceSlot> device_slots(const std::vector<int>& devices, std::vector<std::unique_ptr<PluginEndpoint>> first,
-                                     const std::function<std::vector<std::unique_ptr<PluginEndpoint>>()>& open) {
+                                     std::function<std::vector<std::unique_ptr<PluginEndpoint>>()> open) {
+    // NOTES: opened before the run, each device's workers loaded after the last device's
+    // (0.2-0.3 s more start on two H100s: bench/NOTES.md, 2026-11-27); opened by the runner, they
+    // load while device 0 starts its first job.
     std::vector<DeviceSlot> slots;
-    for (size_t i = 0; i < devices.size(); ++i) slots.push_back(DeviceSlot{devices[i], i == 0 ? std::move(first) : open()});
+    for (size_t i = 0; i < devices.size(); ++i) {
+        slots.push_back(DeviceSlot{devices[i], {}, {}});
+        if (i == 0) slots.back().plugins = std::move(first);
+        else slots.back().open = open;
+    }
     return slots;
 }
 

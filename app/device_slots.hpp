@@ -21,8 +21,9 @@ std::vector<int> parse_devices(const std::string& text, const std::vector<std::u
 std::optional<std::string> device_error(int device, const std::vector<std::unique_ptr<PluginEndpoint>>& plugins,
                                         const std::vector<std::string>& names);
 
-// The first slot takes `first` (already open); every other device gets its own from `open`.
+// The first slot takes `first` (already open); every other device gets its own from `open`,
+// called by that device's runner as the run starts.
 std::vector<DeviceSlot> device_slots(const std::vector<int>& devices, std::vector<std::unique_ptr<PluginEndpoint>> first,
-                                     const std::function<std::vector<std::unique_ptr<PluginEndpoint>>()>& open);
+                                     std::function<std::vector<std::unique_ptr<PluginEndpoint>>()> open);
 
 }  // namespace spmma::app

@@ -252,7 +252,7 @@ std::optional<int> RunOptions::open_slots(const RunnerOptions& o, std::vector<De
         else p->close_requests();
     for (const auto& p : found)
         if (!p->identity().usable() || !runs(p->identity().name)) p->restart();
-    slots = device_slots(ids, std::move(found), [&] { return open_plugin_files(used, endpoint_options()); });
+    slots = device_slots(ids, std::move(found), [used, eo = endpoint_options()] { return open_plugin_files(used, eo); });
     return std::nullopt;
 }
 

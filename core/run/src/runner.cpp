@@ -647,11 +647,32 @@ int host_threads_per_device(int devices, int host_threads, const char* omp_num_t
     return std::max(1, host_threads / devices);
 }
 
-RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<DeviceSlot>& slots, const RunnerOptions& options,
+namespace {
+
+// A slot's plugins opened now when it is to open them; false (said on stderr) when that failed.
+bool open_slot(DeviceSlot& slot) {
+    if (!slot.open) return true;
+    try {
+        slot.plugins = slot.open();
+        return true;
+    } catch (const std::exception& e) {
+        fmt::print(stderr, "spmma: device {}: its plugins could not be opened ({}); the other devices take its jobs\n", slot.device, e.what());
+        return false;
+    }
+}
+
+}  // namespace
+
+RunSummary run_on_devices(const std::vector<Job>& jobs, std::vector<DeviceSlot>& slots, const RunnerOptions& options,
                           const std::vector<RecordSink*>& sinks, Progress* progress) {
     if (slots.size() == 1) {
         RunnerOptions o = options;
         o.device = slots[0].device;
+        if (!open_slot(slots[0])) {
+            RunSummary none;
+            none.errors = 1;
+            return none;
+        }
         return run_jobs(jobs, slots[0].plugins, o, sinks, progress);
     }
     const auto t0 = Clock::now();
@@ -674,6 +695,10 @@ RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<Device
         opts[i].device = slots[i].device;
         threads.emplace_back([&, i] {
             if (share > 0) omp_set_num_threads(share);
+            if (!open_slot(slots[i])) {
+                parts[i].errors = 1;
+                return;
+            }
             Runner r(slots[i].plugins, opts[i], shared.sinks(), progress ? &shared : nullptr);
             r.set_device_label(fmt::format(" (device {})", slots[i].device));
             parts[i] = r.run(jobs, feed);

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <map>
@@ -101,6 +102,9 @@ private:
 struct DeviceSlot {
     int device = 0;
     std::vector<std::unique_ptr<PluginEndpoint>> plugins;
+    // When set, `plugins` is opened by this device's runner as the run starts, beside the other
+    // devices' first jobs, instead of before the run.
+    std::function<std::vector<std::unique_ptr<PluginEndpoint>>()> open;
 };
 
 // The order --devices hands out jobs in: the longest first (longest-processing-time scheduling),
@@ -115,8 +119,9 @@ std::vector<size_t> longest_first(const std::vector<Job>& jobs, const std::vecto
 // --devices: one runner per device, each taking the next job when it is done with its last, so
 // problems go out as devices free up, the longest first; every record names its device. The sinks and the progress
 // line are shared (one record at a time). One slot is run_jobs on that device. Each runner's
-// OpenMP work (operands, the reference) takes host_threads_per_device of the host's threads.
-RunSummary run_on_devices(const std::vector<Job>& jobs, const std::vector<DeviceSlot>& slots, const RunnerOptions& options,
+// OpenMP work (operands, the reference) takes host_threads_per_device of the host's threads. A
+// slot whose plugins cannot be opened takes no jobs and counts an error.
+RunSummary run_on_devices(const std::vector<Job>& jobs, std::vector<DeviceSlot>& slots, const RunnerOptions& options,
                           const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
 
 // The OpenMP threads each of `devices` runners side by side gets on a host of `host_threads`:
