@@ -656,7 +656,7 @@ bool open_slot(DeviceSlot& slot) {
         slot.plugins = slot.open();
         return true;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "spmma: device {}: its plugins could not be opened ({}); the other devices take its jobs\n", slot.device, e.what());
+        fmt::print(stderr, "spmma: device {}: its plugins could not be opened ({}): it takes no jobs\n", slot.device, e.what());
         return false;
     }
 }

@@ -117,10 +117,10 @@ struct DeviceSlot {
 std::vector<size_t> longest_first(const std::vector<Job>& jobs, const std::vector<std::string>& plugins);
 
 // --devices: one runner per device, each taking the next job when it is done with its last, so
-// problems go out as devices free up, the longest first; every record names its device. The sinks and the progress
-// line are shared (one record at a time). One slot is run_jobs on that device. Each runner's
-// OpenMP work (operands, the reference) takes host_threads_per_device of the host's threads. A
-// slot whose plugins cannot be opened takes no jobs and counts an error.
+// problems go out as devices free up, the longest first; every record names its device. The
+// sinks and the progress line are shared (one record at a time). One slot is run_jobs on that
+// device. Each runner's OpenMP work (operands, the reference) takes host_threads_per_device of
+// the host's threads. A slot whose plugins cannot be opened takes no jobs and counts an error.
 RunSummary run_on_devices(const std::vector<Job>& jobs, std::vector<DeviceSlot>& slots, const RunnerOptions& options,
                           const std::vector<RecordSink*>& sinks, Progress* progress = nullptr);
 
