@@ -113,7 +113,8 @@ struct DeviceSlot {
 // runs on (`plugins`: those the run names; empty: the job's own list, or one), its operand bytes
 // uploaded at 20 GB/s and its warm-up and timed launches at 600 TFLOP/s; generation: 1 ns per
 // element of A (drawn, pruned, compressed) and a quarter of that per element of B. The rates are
-// an H100 host's of the 2026-11-27 records, rounded: only the order they give matters.
+// rough fits to the standard set's records on two H100s (bench/NOTES.md, 2026-11-27): only the
+// order they give matters.
 std::vector<size_t> longest_first(const std::vector<Job>& jobs, const std::vector<std::string>& plugins);
 
 // --devices: one runner per device, each taking the next job when it is done with its last, so
