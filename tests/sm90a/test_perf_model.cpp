@@ -252,23 +252,24 @@ TEST_CASE("sm90a heuristic: the 128x256 split kernel replaces the pick at 8 turn
     }
 }
 
-TEST_CASE("the fused epilogue: every tile with at most 160 accumulator registers fuses it, in the TMA stores too with at most 64, or fewer than 128 in one m64 block",
+TEST_CASE("the fused epilogue: every tile with at most 160 accumulator registers fuses it, in the TMA stores too except the 16-bit family's one-m64-block 128-register consumers",
           "[epilogue]") {
     const auto regs = [](const TileConfig& c) { return c.acc_regs(false); };
     const TileConfig t256x192{Family::B16, 256, 192, 1, 1, 4}, t256x128{Family::B16, 256, 128, 1, 1, 6},
-        t128x256{Family::B16, 128, 256, 1, 1, 5}, t128x128{Family::B16, 128, 128, 1, 1, 8};
+        t128x256{Family::B16, 128, 256, 1, 1, 5}, t128x128{Family::B16, 128, 128, 1, 1, 8},
+        f8_128x256{Family::B8, 128, 256, 1, 1, 5};
     CHECK(regs(t256x192) == 192);
     CHECK_FALSE(t256x192.fuses_epilogue(regs(t256x192)));
     CHECK_FALSE(t256x192.fuses_epilogue_in_tma_stores(regs(t256x192)));
-    CHECK(regs(t256x128) == 128);
+    CHECK(regs(t256x128) == 128);  // two m64 blocks of 64
     CHECK(t256x128.fuses_epilogue(regs(t256x128)));
-    CHECK_FALSE(t256x128.fuses_epilogue_in_tma_stores(regs(t256x128)));
-    CHECK(t256x128.fuses_epilogue_in_tma_stores(t256x128.acc_regs(true)));  // f16 accumulators: 64 registers
-    CHECK(regs(t128x256) == 128);
+    CHECK(t256x128.fuses_epilogue_in_tma_stores(regs(t256x128)));
+    CHECK(regs(t128x256) == 128);  // one m64 block of 128
     CHECK(t128x256.fuses_epilogue(regs(t128x256)));
     CHECK_FALSE(t128x256.fuses_epilogue_in_tma_stores(regs(t128x256)));
+    CHECK(f8_128x256.fuses_epilogue_in_tma_stores(regs(f8_128x256)));
     CHECK(t128x128.fuses_epilogue_in_tma_stores(regs(t128x128)));
-    CHECK(t256x192.acc_regs(true) == 96);  // f16 accumulators: fused, in the direct stores only
+    CHECK(t256x192.acc_regs(true) == 96);  // f16 accumulators
     CHECK(t256x192.fuses_epilogue(t256x192.acc_regs(true)));
-    CHECK_FALSE(t256x192.fuses_epilogue_in_tma_stores(t256x192.acc_regs(true)));
+    CHECK(t256x192.fuses_epilogue_in_tma_stores(t256x192.acc_regs(true)));
 }

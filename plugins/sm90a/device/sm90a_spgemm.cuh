@@ -64,6 +64,10 @@ struct SpGemm {
     // for it (TileConfig::fuses_epilogue; the host refuses it on the others).
     static constexpr bool kFusesEpilogue = Instr::kAcc != AccKind::S32 && cfg.fuses_epilogue(kAccRegs * kMBlocks);
     static constexpr bool kFusesEpilogueTma = kFusesEpilogue && cfg.fuses_epilogue_in_tma_stores(kAccRegs * kMBlocks);
+    // NOTES: the epilogue's terms (TileTerms) held through the main loop only beside at most 64
+    // accumulator registers (the decode tiles and 128x128): the 128-register consumers have no
+    // such room in their main loop.
+    static constexpr bool kTermsBeforeMainLoop = kAccRegs * kMBlocks <= 64;
     static_assert(cfg.acc_regs(Instr::kAcc == AccKind::F16) == kAccRegs * kMBlocks,
                   "the host's count of accumulator registers (TileConfig::acc_regs) must be the kernel's");
 
@@ -151,7 +155,7 @@ enum class Epi { Plain, Linear, Activated };
 // never with kMayReadC false, the TMA-store path, which runs only without C). With a fused
 // epilogue, ABI 1.2's of elements (row, col) and (row, col + 1) in plugin.h's order: alpha *
 // rs[row] * cs[col] before C, the bias and the activation after, the row's and the column
-// pair's terms loaded by the caller (epi_row, epi_pair) once for the elements they apply to.
+// pair's terms taken by the caller (row_of, pair_of) once for the elements they apply to.
 // NOTES: the TMA path writes whole boxes, so row and col may lie past D (TMA drops those
 // elements); the vectors are read at the last row / column pair there, never past their end
 // (col is even; the column vectors have an even length). A runtime test of p.use_c measured
@@ -183,20 +187,118 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
     return v;
 }
 
-// The terms of D's row `row` for scaled_pair (clamped to the last row), nothing for the plain
+// ABI 1.2's epilogue terms of one consumer's tile: the thread's rows (alpha * rs and the row
+// bias; kMBlocks x 2 rows), loaded once per tile (load), and the tile's column pairs in groups of
+// 64 columns spread over the warp, lane l of group g holding the pair at column col0 + 64 g + 2 l
+// (group), from which every thread takes its accumulator block's pair with shuffles (pair).
+// NOTES: a thread's own column terms, four registers per 8-column block, loaded chunk by chunk
+// beside 128 accumulators made ptxas spill in the TMA stores (plugins/sm90a/NOTES.md,
+// "Registers"); spread over the warp a group is four registers for 64 columns. The consumers with
+// at most 64 accumulator registers (the decode tiles, 128x128) hold every group of the tile,
+// loaded with the rows before the main loop (kTermsBeforeMainLoop), so no load waits after it;
+// the others load a group where its columns are stored (group), with the rows once the main loop
+// is done (the whole tile's groups beside 128 accumulators spilled too). Rows and columns past D
+// are clamped to the last row / column pair (TMA boxes past D compute values nobody stores); the
+// column vectors have an even length. The kernels that fuse no epilogue hold nothing.
+template <class K, bool kOn = K::kFusesEpilogue>
+struct TileTerms {
+    static constexpr bool kHeld = false;
+};
+
+template <class K>
+struct TileTerms<K, true> {
+    static constexpr int kGroups = (K::cfg.bn + 63) / 64;
+    static constexpr bool kHeld = K::kTermsBeforeMainLoop;
+    // Held: every row and group of the tile; otherwise each is loaded at its use.
+    spmma_epilogue::RowTerms rows[kHeld ? K::kMBlocks : 1][2];
+    spmma_epilogue::PairTerms cols[kHeld ? kGroups : 1];
+    int row0, col0;  // the consumer's first row of D, the tile's first column
+
+    // Loads the held terms: wg_row0, the consumer's first row of D; col0, the tile's first column.
+    __device__ __forceinline__ void load(const KernelParams& p, int wg_row0, int tile_col0) {
+        row0 = wg_row0;
+        col0 = tile_col0;
+        if constexpr (kHeld) {
+            const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
+#pragma unroll
+            for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) rows[j][h] = fetch_row(p, wg_row0 + 64 * j + acc_row(w4, lane, h));
+#pragma unroll
+            for (int g = 0; g < kGroups; ++g) cols[g] = fetch_group(p, tile_col0, g);
+        }
+    }
+
+    // Row half h of m block j, which is row `row` of D.
+    __device__ __forceinline__ spmma_epilogue::RowTerms row(const KernelParams& p, int j, int h, int row) const {
+        if constexpr (kHeld) return rows[j][h];
+        else return fetch_row(p, row);
+    }
+
+    // Column group g of the tile (this lane's pair of it).
+    __device__ __forceinline__ spmma_epilogue::PairTerms group(const KernelParams& p, int g) const {
+        if constexpr (kHeld) return cols[g];
+        else return fetch_group(p, col0, g);
+    }
+    // Row half h of m block j (the TMA stores).
+    __device__ __forceinline__ spmma_epilogue::RowTerms row(const KernelParams& p, int j, int h) const {
+        const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
+        return row(p, j, h, row0 + 64 * j + acc_row(w4, lane, h));
+    }
+
+    // The pair of accumulator block i (columns acc_col(lane, i) and the next) from its group
+    // (group(p, i / 8)): lane 4 (i % 8) + lane % 4 holds it. Every lane of the warp must
+    // take part.
+    __device__ __forceinline__ static spmma_epilogue::PairTerms pair(const spmma_epilogue::PairTerms& g, int i) {
+        const int src = 4 * (i % 8) + static_cast<int>(threadIdx.x % 4);
+        return {make_float2(__shfl_sync(0xffffffffu, g.scale.x, src), __shfl_sync(0xffffffffu, g.scale.y, src)),
+                make_float2(__shfl_sync(0xffffffffu, g.bias.x, src), __shfl_sync(0xffffffffu, g.bias.y, src))};
+    }
+
+    // Accumulator block i's pair, at column col, for the direct stores: from the held groups
+    // (shuffles: every lane of the warp takes part), else this thread's own load, as late as its
+    // use (the 128-register consumers spilled with a group held through the direct stores).
+    __device__ __forceinline__ spmma_epilogue::PairTerms own_pair(const KernelParams& p, int i, int col) const {
+        if constexpr (kHeld) return pair(cols[i / 8], i);
+        else return spmma_epilogue::pair_terms(p.epi, min(col, (p.n - 1) & ~1));
+    }
+
+private:
+    __device__ __forceinline__ static spmma_epilogue::RowTerms fetch_row(const KernelParams& p, int row) {
+        return spmma_epilogue::row_terms(p.epi, p.alpha, min(row, p.m - 1));
+    }
+    __device__ __forceinline__ static spmma_epilogue::PairTerms fetch_group(const KernelParams& p, int col0, int g) {
+        return spmma_epilogue::pair_terms(p.epi, min(col0 + 64 * g + 2 * static_cast<int>(threadIdx.x % 32), (p.n - 1) & ~1));
+    }
+};
+
+// The terms of block j's row half h, row `row` of D, for scaled_pair; nothing for the plain
 // epilogue.
-template <Epi kEpi>
-__device__ __forceinline__ spmma_epilogue::RowTerms epi_row(const KernelParams& p, int row) {
+template <Epi kEpi, class Terms>
+__device__ __forceinline__ spmma_epilogue::RowTerms row_of(const Terms& terms, const KernelParams& p, int j, int h, int row) {
     if constexpr (kEpi == Epi::Plain) return {};
-    else return spmma_epilogue::row_terms(p.epi, p.alpha, min(row, p.m - 1));
+    else return terms.row(p, j, h, row);
+}
+// The same in the TMA stores, the row from the tile's.
+template <Epi kEpi, class Terms>
+__device__ __forceinline__ spmma_epilogue::RowTerms tma_row_of(const Terms& terms, const KernelParams& p, int j, int h) {
+    if constexpr (kEpi == Epi::Plain) return {};
+    else return terms.row(p, j, h);
 }
 
-// The terms of D's column pair (col, col + 1), col even (clamped to the last pair), nothing for
-// the plain epilogue.
-template <Epi kEpi>
-__device__ __forceinline__ spmma_epilogue::PairTerms epi_pair(const KernelParams& p, int col) {
+// Column group g for pair_of, nothing for the plain epilogue.
+template <Epi kEpi, class Terms>
+__device__ __forceinline__ spmma_epilogue::PairTerms group_of(const Terms& terms, const KernelParams& p, int g) {
     if constexpr (kEpi == Epi::Plain) return {};
-    else return spmma_epilogue::pair_terms(p.epi, min(col, (p.n - 1) & ~1));
+    else return terms.group(p, g);
+}
+
+// The terms of accumulator block i's column pair from its group (group_of(terms, p, i / 8)), nothing
+// for the plain epilogue (warp-wide: TileTerms::pair).
+template <Epi kEpi, class Terms>
+__device__ __forceinline__ spmma_epilogue::PairTerms pair_of(const spmma_epilogue::PairTerms& group, int i) {
+    if constexpr (kEpi == Epi::Plain) return {};
+    else return Terms::pair(group, i);
 }
 
 template <class Out>
@@ -223,7 +325,7 @@ inline constexpr bool kSectorStores = std::is_same_v<Out, __nv_bfloat16> && K::k
 
 template <class K, class Out, Epi kEpi = Epi::Plain>
 __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
-                                                 const KernelParams& p, int row0, int col0) {
+                                                 const KernelParams& p, int row0, int col0, const TileTerms<K>& terms) {
     static_assert(K::cfg.bn % 16 == 0, "the 16-bit epilogue pairs 8-column blocks");
     Out* d = static_cast<Out*>(p.d);
     const bool vec = (p.n % 2) == 0;
@@ -236,14 +338,23 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
             const int row = row0 + 64 * j + 8 * h;
             const bool row_ok = row < p.m;
             const int64_t row_off = static_cast<int64_t>(row) * p.n;
-            const spmma_epilogue::RowTerms rt = epi_row<kEpi>(p, row);
+            const spmma_epilogue::RowTerms rt = row_of<kEpi>(terms, p, j, h, row);
 #pragma unroll
             for (int i = 0; i < K::cfg.bn / 8; i += 2) {
                 const int first = col0 - 2 * t + 8 * i;  // the 16 columns of blocks i and i + 1 (same for the warp)
+                // Block i + b's column terms: held ones shuffled here, before any branch that
+                // diverges; a thread's own loaded where they are used.
+                [[maybe_unused]] spmma_epilogue::PairTerms held[2] = {};
+                if constexpr (kEpi != Epi::Plain && TileTerms<K>::kHeld) held[0] = terms.own_pair(p, i, 0), held[1] = terms.own_pair(p, i + 1, 0);
+                auto ct = [&](int b, int col) -> spmma_epilogue::PairTerms {
+                    if constexpr (kEpi == Epi::Plain) return {};
+                    else if constexpr (TileTerms<K>::kHeld) return held[b];
+                    else return terms.own_pair(p, i + b, col);
+                };
                 if constexpr (kSectorStores<K, Out>) {
                     if ((p.n % 4) == 0 && first + 16 <= p.n) {  // warp-uniform
-                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i, h, p, row_off + first + 2 * t, true, rt, epi_pair<kEpi>(p, first + 2 * t))) : 0u;
-                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true, rt, epi_pair<kEpi>(p, first + 8 + 2 * t))) : 0u;
+                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i, h, p, row_off + first + 2 * t, true, rt, ct(0, first + 2 * t))) : 0u;
+                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true, rt, ct(1, first + 8 + 2 * t))) : 0u;
                         const uint32_t a0 = __shfl_sync(0xffffffffu, w0, lo), a1 = __shfl_sync(0xffffffffu, w1, lo);
                         const uint32_t b0 = __shfl_sync(0xffffffffu, w0, hi), b1 = __shfl_sync(0xffffffffu, w1, hi);
                         if (row_ok)
@@ -258,7 +369,7 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
                     if (col >= p.n) continue;
                     const bool two = col + 1 < p.n;
                     const int64_t off = row_off + col;
-                    store_pair<Out>(d + off, scaled_pair<K, true, kEpi>(acc[j], i + b, h, p, off, two, rt, epi_pair<kEpi>(p, col)), two, vec);
+                    store_pair<Out>(d + off, scaled_pair<K, true, kEpi>(acc[j], i + b, h, p, off, two, rt, ct(b, col)), two, vec);
                 }
             }
         }
@@ -331,7 +442,7 @@ __device__ __forceinline__ void store_tile_int(const typename K::Acc (&acc)[K::k
 template <class K, class Out, bool Borrow = false, Epi kEpi = Epi::Plain>
 __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                const KernelParams& p, const CUtensorMap* tm_d, uint8_t* buf0,
-                                               uint32_t buf0_addr, int row0, int col0, int consumer,
+                                               uint32_t buf0_addr, int row0, int col0, int consumer, const TileTerms<K>& terms,
                                                uint8_t* borrowed = nullptr, uint32_t borrowed_addr = 0) {
     using namespace spmma_ptx;
     constexpr int kRowBytes = K::cfg.epi_row_bytes();
@@ -354,11 +465,15 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                   "two buffers alternate across tiles only if a tile has an even number of chunks");
     static_assert(!Borrow || kBuffers == 1, "borrowed buffers stand in for a second buffer of one's own");
     constexpr int kRing = Borrow ? 3 : kBuffers;  // buffers chunk q cycles through (q % kRing)
+    static_assert(64 % kCols == 0, "a chunk's columns lie in one 64-column group of TileTerms");
+    [[maybe_unused]] spmma_epilogue::PairTerms group{};
 #pragma unroll
     for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
         for (int c = 0; c < kChunksPerBlock; ++c) {
             const int q = j * kChunksPerBlock + c;
+            // The chunk's column group, its load issued before the wait for the buffer.
+            if ((c * kCols) % 64 == 0) group = group_of<kEpi>(terms, p, c * kCols / 64);
             const int slot = q % kRing;
             uint32_t buf_addr = buf0_addr + static_cast<uint32_t>(slot * K::cfg.epi_buffer_bytes());
             uint8_t* buf = buf0 + slot * K::cfg.epi_buffer_bytes();
@@ -372,28 +487,38 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                 if (issuer) bulk_wait_group_read<kBuffers - 1>();
             }
             named_barrier_sync(bar, 128);
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
+            // Element pair (block b of the chunk, row half h) into the buffer, with its column
+            // pair's terms ct.
+            auto put = [&](int h, int b, const spmma_epilogue::PairTerms& ct) {
                 constexpr int kEb = static_cast<int>(sizeof(Out));
+                const int i = c * kBlocks + b;
                 const uint32_t row_off = epi_offset_of(acc_row(w4, lane, h), acc_col(lane, 0) * kEb, kRowBytes);
-                [[maybe_unused]] const spmma_epilogue::RowTerms rt = epi_row<kEpi>(p, row0 + 64 * j + acc_row(w4, lane, h));
+                uint8_t* dst = buf + epi_block_offset(row_off, b, kEb);
+                // No C on this path (p.use_c is 0), so no offset into it. NOTES: a runtime
+                // test of p.use_c left in here measured slower (bench/NOTES.md, the A/B of
+                // the runtime test of p.use_c).
+                if constexpr (std::is_same_v<Out, int32_t>) {
+                    *reinterpret_cast<int2*>(dst) = scaled_pair_int<K, false>(acc[j], i, h, p, 0, true);
+                } else {
+                    const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, tma_row_of<kEpi>(terms, p, j, h), ct);
+                    if constexpr (std::is_same_v<Out, float>) {
+                        *reinterpret_cast<float2*>(dst) = v;
+                    } else {
+                        *reinterpret_cast<uint32_t*>(dst) = pack_pair<Out>(v);
+                    }
+                }
+            };
+            if constexpr (kEpi == Epi::Plain) {
+#pragma unroll
+                for (int h = 0; h < 2; ++h)
+#pragma unroll
+                    for (int b = 0; b < kBlocks; ++b) put(h, b, {});
+            } else {  // a block's column pair serves both row halves: one set of shuffles
 #pragma unroll
                 for (int b = 0; b < kBlocks; ++b) {
-                    const int i = c * kBlocks + b;
-                    uint8_t* dst = buf + epi_block_offset(row_off, b, kEb);
-                    // No C on this path (p.use_c is 0), so no offset into it. NOTES: a runtime
-                    // test of p.use_c left in here measured slower (bench/NOTES.md, the A/B of
-                    // the runtime test of p.use_c).
-                    if constexpr (std::is_same_v<Out, int32_t>) {
-                        *reinterpret_cast<int2*>(dst) = scaled_pair_int<K, false>(acc[j], i, h, p, 0, true);
-                    } else {
-                        const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, rt, epi_pair<kEpi>(p, col0 + acc_col(lane, i)));
-                        if constexpr (std::is_same_v<Out, float>) {
-                            *reinterpret_cast<float2*>(dst) = v;
-                        } else {
-                            *reinterpret_cast<uint32_t*>(dst) = pack_pair<Out>(v);
-                        }
-                    }
+                    const spmma_epilogue::PairTerms ct = pair_of<kEpi, TileTerms<K>>(group, c * kBlocks + b);
+#pragma unroll
+                    for (int h = 0; h < 2; ++h) put(h, b, ct);
                 }
             }
             fence_proxy_async_shared_cta();
@@ -626,6 +751,14 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             sched.cluster_tile(u.tile, tm, tn);
             const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
             int prev = -1;
+            // ABI 1.2's epilogue terms of this tile: loaded before the main loop where the
+            // registers allow (their latency hidden), else once it is done.
+            [[maybe_unused]] TileTerms<K> terms;
+            [[maybe_unused]] auto load_terms = [&] {
+                if constexpr (K::kFusesEpilogue)
+                    if (p.epi.on) terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN);
+            };
+            if constexpr (K::kTermsBeforeMainLoop) load_terms();
 
             // One k-tile: wait for its stage, load its metadata into set SET, issue its wgmmas as
             // one group, retire the previous group and release that group's stage.
@@ -710,6 +843,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             }
 
             // ================================ epilogue ================================
+            if constexpr (!K::kTermsBeforeMainLoop) load_terms();
             if constexpr (cfg.tma_store()) {
                 if (tma_d) {
                     uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);
@@ -721,12 +855,12 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                         const uint32_t bw_addr = b_stage(prev) + static_cast<uint32_t>(consumer * 2 * cfg.epi_buffer_bytes());
                         uint8_t* bw = const_cast<uint8_t*>(smem) + (bw_addr - base);
                         if constexpr (K::Instr::kAcc == AccKind::S32) {
-                            store_tile_tma<K, int32_t, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr);
+                            store_tile_tma<K, int32_t, kBorrow>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, terms, bw, bw_addr);
                         } else {
                             switch (p.d_type) {
-                                case SPMMA_F16: store_tile_tma<K, __half, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
-                                case SPMMA_BF16: store_tile_tma<K, __nv_bfloat16, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
-                                default: store_tile_tma<K, float, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, bw, bw_addr); break;
+                                case SPMMA_F16: store_tile_tma<K, __half, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, terms, bw, bw_addr); break;
+                                case SPMMA_BF16: store_tile_tma<K, __nv_bfloat16, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, terms, bw, bw_addr); break;
+                                default: store_tile_tma<K, float, kBorrow, kEpi>(acc, p, tm_d, buf, buf_addr, wg_row0, tile_col0, consumer, terms, bw, bw_addr); break;
                             }
                         }
                     };
@@ -761,9 +895,9 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 auto store_float = [&](auto epi_c) {
                     constexpr Epi kEpi = decltype(epi_c)::value;
                     switch (p.d_type) {
-                        case SPMMA_F16: store_tile_float<K, __half, kEpi>(acc, p, row0, col0); break;
-                        case SPMMA_BF16: store_tile_float<K, __nv_bfloat16, kEpi>(acc, p, row0, col0); break;
-                        default: store_tile_float<K, float, kEpi>(acc, p, row0, col0); break;
+                        case SPMMA_F16: store_tile_float<K, __half, kEpi>(acc, p, row0, col0, terms); break;
+                        case SPMMA_BF16: store_tile_float<K, __nv_bfloat16, kEpi>(acc, p, row0, col0, terms); break;
+                        default: store_tile_float<K, float, kEpi>(acc, p, row0, col0, terms); break;
                     }
                 };
                 if constexpr (K::kFusesEpilogue) {

@@ -60,13 +60,12 @@ protected:
         std::vector<const KernelEntry*> ks, splits;
         for (const KernelEntry* e : matching_kernels(p)) (e->split() ? splits : ks).push_back(e);
         // NOTES: with an epilogue, D fit for TMA stores and k up to kTmaEpilogueMaxK, the kernels
-        // that would store it directly (their 128 f32 accumulators left no registers for it in the
-        // TMA stores) are passed over while one that keeps TMA is left. On an H100 the serving op
-        // on 128x128 with TMA against 128x256 storing directly: 4096^3 101 against 121 µs,
-        // 11008x4096x4096 257 / 379, 8192^3 717 / 830, 28672x4096x8192 1263 / 1448; at larger k
-        // the direct stores' share is small and the wider tile wins: 16384^3 6251 / 5461,
-        // 8192x2048x28672 650 / 524 (bench/NOTES.md, 2026-11-27). The cost model has the direct
-        // stores' cost and did not see either.
+        // that would store it directly (the 16-bit family's 128x256: 128 f32 accumulators in one
+        // m64 block leave no registers for it in the TMA stores, TileConfig::
+        // fuses_epilogue_in_tma_stores) are passed over while one that keeps TMA is left: the
+        // serving op measured slower on them up to k = 8192 and faster beyond (bench/NOTES.md,
+        // 2026-11-27, the epilogue's second form). The cost model has the direct stores' cost and
+        // did not see either.
         constexpr int64_t kTmaEpilogueMaxK = 8192;
         if (spmma_problem_has_epilogue(&p) && tma_epilogue_possible(p) && p.k <= kTmaEpilogueMaxK) {
             const auto keeps_tma = [&](const TileConfig& c) { return tma_epilogue_for(c, p) || !c.tma_store(); };

@@ -47,13 +47,15 @@ struct TileConfig {
     // 240) spilled with it. Those kernels do not fuse it: an epilogue problem is refused on them
     // and the heuristic passes them over (selection.hpp).
     SPMMA_HD constexpr bool fuses_epilogue(int acc_regs) const { return acc_regs <= 160; }
-    // NOTES: and in the TMA stores only with at most 64, or fewer than 128 in one m64 block:
-    // consumers holding 128 (256x128 and 128x256 with f32 accumulators) spilled 8-130 bytes
-    // there with it, and 256x192 with f16 accumulators (96 in two m64 blocks) 344, where a
-    // chunk's scale and bias loads start together; they fuse it in the direct stores (the host
-    // keeps an epilogue problem off their TMA stores; plugins/sm90a/NOTES.md).
+    // NOTES: and in the TMA stores too, except the one-m64-block 128-register consumers of the
+    // 16-bit family (128x256 f16 and bf16 with f32 accumulators), which fuse it in their direct
+    // stores only (the host keeps such a problem off their TMA stores). A 384-thread kernel's
+    // threads are capped at 168 registers whatever setmaxnreg grants later, so 128 accumulators
+    // leave 40; with the epilogue's column terms spread over the warp (sm90a_spgemm.cuh,
+    // TileTerms) every other fusing kernel stores through TMA without spilling, those two
+    // families' 128x256 spilled 28 bytes (ptxas on one-kernel files, plugins/sm90a/NOTES.md).
     SPMMA_HD constexpr bool fuses_epilogue_in_tma_stores(int acc_regs) const {
-        return fuses_epilogue(acc_regs) && (acc_regs <= 64 || (m_blocks() == 1 && acc_regs < 128));
+        return fuses_epilogue(acc_regs) && !(family == Family::B16 && m_blocks() == 1 && acc_regs >= 128);
     }
 
     // Per stage: A (bm rows x 64 B, 64-byte swizzle), B (bn rows x 128 B, 128-byte swizzle),
