@@ -702,6 +702,10 @@ RunSummary run_on_devices(const std::vector<Job>& jobs, std::vector<DeviceSlot>&
             Runner r(slots[i].plugins, opts[i], shared.sinks(), progress ? &shared : nullptr);
             r.set_device_label(fmt::format(" (device {})", slots[i].device));
             parts[i] = r.run(jobs, feed);
+            // NOTES: this device has no job left: its workers start their exit (unpinning the
+            // arenas, closing the context) now, beside the other devices' last jobs, rather than
+            // all together after the last of them.
+            close_requests(slots[i].plugins);
         });
     }
     for (auto& t : threads) t.join();
