@@ -2,7 +2,9 @@
 """The table of bench/epilogue/device.sh: for each problem (m x n x k) and plugin in the records
 under OUT, the plain GEMM (no epilogue) beside the same GEMM with each epilogue the records carry
 (named by its parts: rs, cs, bias, the activation): median time in µs, % of the run's speed of
-light where the record states it, and epilogue / plain time. A plugin that did not run an
+light where the record states it, the median SM clock sampled during its timed launches (MHz:
+a power-capped run's time follows its clock, so a ratio between runs at different clocks is
+partly the clock's), and epilogue / plain time. A plugin that did not run an
 epilogue shows its status and reason under the table; where a run took another kernel than the
 plain one, a line under the table names both. Exit 1 when a record that ran did not verify.
 
@@ -45,13 +47,18 @@ def sol(r):
     return f"{100 * f:.1f}" if f else "-"
 
 
+def mhz(r):
+    m = (((r or {}).get("clocks") or {}).get("sm_mhz") or {}).get("median")
+    return f"{m:.0f}" if m else "-"
+
+
 def cell(r):
     if r is None:
-        return ["", ""]
+        return ["", "", ""]
     us = time_us(r)
     if us is None:
-        return [r.get("status", "?"), ""]
-    return [f"{us:.1f}", sol(r)]
+        return [r.get("status", "?"), "", ""]
+    return [f"{us:.1f}", sol(r), mhz(r)]
 
 
 def main():
@@ -71,9 +78,9 @@ def main():
         elif status != "verified":
             bad.append(f"{status}: {r.get('reason', '')} {r.get('command', '')}")
     kinds = sorted(labels - {"plain"})
-    head = ["m x n x k", "plugin", "plain µs", "% SOL"]
+    head = ["m x n x k", "plugin", "plain µs", "% SOL", "MHz"]
     for kind in kinds:
-        head += [f"{kind} µs", "% SOL", f"{kind}/plain"]
+        head += [f"{kind} µs", "% SOL", "MHz", f"{kind}/plain"]
     table = [head]
     for key in sorted(rows, key=lambda k: (k[0] * k[2], k[0], k[2], k[1], k[3])):
         m, n, k, plugin = key
