@@ -64,10 +64,10 @@ struct SpGemm {
     // for it (TileConfig::fuses_epilogue; the host refuses it on the others).
     static constexpr bool kFusesEpilogue = Instr::kAcc != AccKind::S32 && cfg.fuses_epilogue(kAccRegs * kMBlocks);
     static constexpr bool kFusesEpilogueTma = kFusesEpilogue && cfg.fuses_epilogue_in_tma_stores(kAccRegs * kMBlocks);
-    // NOTES: the consumers with at most 64 accumulator registers (the decode tiles and 128x128)
-    // hold the whole tile's epilogue terms (TileTerms) from the end of the main loop; with 128 the
-    // TMA stores spilled with them.
-    static constexpr bool kHoldsTerms = kAccRegs * kMBlocks <= 64;
+    // NOTES: the epilogue's terms (TileTerms) held through the main loop only beside at most 64
+    // accumulator registers (the decode tiles and 128x128): the 128-register consumers have no
+    // such room in their main loop.
+    static constexpr bool kTermsBeforeMainLoop = kAccRegs * kMBlocks <= 64;
     static_assert(cfg.acc_regs(Instr::kAcc == AccKind::F16) == kAccRegs * kMBlocks,
                   "the host's count of accumulator registers (TileConfig::acc_regs) must be the kernel's");
 
@@ -188,20 +188,18 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
 }
 
 // ABI 1.2's epilogue terms of one consumer's tile: the thread's rows (alpha * rs and the row
-// bias; kMBlocks x 2 rows) and the tile's column pairs in groups of 64 columns spread over the
-// warp, lane l of group g holding the pair at column col0 + 64 g + 2 l (group), from which every
-// thread takes its accumulator block's pair with shuffles (pair). Their lines are prefetched into
-// L2 as the tile starts (prefetch) and loaded once its main loop is done. NOTES: a thread's own
-// column terms, four registers per 8-column block, loaded chunk by chunk beside 128 accumulators
-// made ptxas spill in the TMA stores (plugins/sm90a/NOTES.md, "Registers"); spread over the warp
-// a group is four registers for 64 columns. Loads before the main loop would hold the first
-// wgmma's warpgroup arrive until their registers are written (a DRAM latency once L2 was
-// flushed); a prefetch writes no register. The consumers with at most 64 accumulator registers
-// (the decode tiles, 128x128) load every row and group at once (kHoldsTerms); the others a
-// block's rows before its chunks and a group one group ahead of its chunk (the whole tile's
-// groups beside 128 accumulators spilled too). Rows and columns past D are clamped to the last
-// row / column pair (TMA boxes past D compute values nobody stores); the column vectors have an
-// even length. The kernels that fuse no epilogue hold nothing.
+// bias; kMBlocks x 2 rows), loaded once per tile (load), and the tile's column pairs in groups of
+// 64 columns spread over the warp, lane l of group g holding the pair at column col0 + 64 g + 2 l
+// (group), from which every thread takes its accumulator block's pair with shuffles (pair).
+// NOTES: a thread's own column terms, four registers per 8-column block, loaded chunk by chunk
+// beside 128 accumulators made ptxas spill in the TMA stores (plugins/sm90a/NOTES.md,
+// "Registers"); spread over the warp a group is four registers for 64 columns. The consumers with
+// at most 64 accumulator registers (the decode tiles, 128x128) hold every group of the tile,
+// loaded with the rows before the main loop (kTermsBeforeMainLoop), so no load waits after it;
+// the others load a group where its columns are stored (group), with the rows once the main loop
+// is done (the whole tile's groups beside 128 accumulators spilled too). Rows and columns past D
+// are clamped to the last row / column pair (TMA boxes past D compute values nobody stores); the
+// column vectors have an even length. The kernels that fuse no epilogue hold nothing.
 template <class K, bool kOn = K::kFusesEpilogue>
 struct TileTerms {
     static constexpr bool kHeld = false;
@@ -210,33 +208,13 @@ struct TileTerms {
 template <class K>
 struct TileTerms<K, true> {
     static constexpr int kGroups = (K::cfg.bn + 63) / 64;
-    static constexpr bool kHeld = K::kHoldsTerms;
+    static constexpr bool kHeld = K::kTermsBeforeMainLoop;
     // Held: every row and group of the tile; otherwise each is loaded at its use.
     spmma_epilogue::RowTerms rows[kHeld ? K::kMBlocks : 1][2];
     spmma_epilogue::PairTerms cols[kHeld ? kGroups : 1];
     int row0, col0;  // the consumer's first row of D, the tile's first column
 
-    // The lines of the tile's terms into L2: wg_row0, the consumer's first row of D; tile_col0,
-    // the tile's first column.
-    __device__ __forceinline__ static void prefetch(const KernelParams& p, int wg_row0, int tile_col0) {
-        const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
-#pragma unroll
-        for (int j = 0; j < K::kMBlocks; ++j)
-#pragma unroll
-            for (int h = 0; h < 2; ++h) {
-                const int row = min(wg_row0 + 64 * j + acc_row(w4, lane, h), p.m - 1);
-                spmma_ptx::prefetch_global_l2(p.epi.row_scale + row);
-                spmma_ptx::prefetch_global_l2(p.epi.row_bias + row);
-            }
-#pragma unroll
-        for (int g = 0; g < kGroups; ++g) {
-            const int col = min(tile_col0 + 64 * g + 2 * lane, (p.n - 1) & ~1);
-            spmma_ptx::prefetch_global_l2(p.epi.col_scale + col);
-            spmma_ptx::prefetch_global_l2(p.epi.col_bias + col);
-        }
-    }
-
-    // Loads the held terms (the same arguments).
+    // Loads the held terms: wg_row0, the consumer's first row of D; col0, the tile's first column.
     __device__ __forceinline__ void load(const KernelParams& p, int wg_row0, int tile_col0) {
         row0 = wg_row0;
         col0 = tile_col0;
@@ -488,26 +466,14 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
     static_assert(!Borrow || kBuffers == 1, "borrowed buffers stand in for a second buffer of one's own");
     constexpr int kRing = Borrow ? 3 : kBuffers;  // buffers chunk q cycles through (q % kRing)
     static_assert(64 % kCols == 0, "a chunk's columns lie in one 64-column group of TileTerms");
-    // ABI 1.2's terms: a block's two rows once for its chunks, and the column groups one group
-    // ahead: the next group's load is issued as a group is taken, so only the first waits.
-    constexpr int kGroupsPerBlock = (K::cfg.bn + 63) / 64;
-    [[maybe_unused]] spmma_epilogue::RowTerms rt[2] = {};
-    [[maybe_unused]] spmma_epilogue::PairTerms group{}, next{};
-    if constexpr (kEpi != Epi::Plain) next = group_of<kEpi>(terms, p, 0);
+    [[maybe_unused]] spmma_epilogue::PairTerms group{};
 #pragma unroll
-    for (int j = 0; j < K::kMBlocks; ++j) {
-        if constexpr (kEpi != Epi::Plain) rt[0] = tma_row_of<kEpi>(terms, p, j, 0), rt[1] = tma_row_of<kEpi>(terms, p, j, 1);
+    for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
         for (int c = 0; c < kChunksPerBlock; ++c) {
             const int q = j * kChunksPerBlock + c;
-            if constexpr (kEpi != Epi::Plain) {
-                if ((c * kCols) % 64 == 0) {
-                    const int g = c * kCols / 64;
-                    group = next;
-                    if (g + 1 < kGroupsPerBlock) next = group_of<kEpi>(terms, p, g + 1);
-                    else if (j + 1 < K::kMBlocks) next = group_of<kEpi>(terms, p, 0);
-                }
-            }
+            // The chunk's column group, its load issued before the wait for the buffer.
+            if ((c * kCols) % 64 == 0) group = group_of<kEpi>(terms, p, c * kCols / 64);
             const int slot = q % kRing;
             uint32_t buf_addr = buf0_addr + static_cast<uint32_t>(slot * K::cfg.epi_buffer_bytes());
             uint8_t* buf = buf0 + slot * K::cfg.epi_buffer_bytes();
@@ -534,7 +500,7 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                 if constexpr (std::is_same_v<Out, int32_t>) {
                     *reinterpret_cast<int2*>(dst) = scaled_pair_int<K, false>(acc[j], i, h, p, 0, true);
                 } else {
-                    const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, rt[h], ct);
+                    const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, tma_row_of<kEpi>(terms, p, j, h), ct);
                     if constexpr (std::is_same_v<Out, float>) {
                         *reinterpret_cast<float2*>(dst) = v;
                     } else {
@@ -562,7 +528,6 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                 bulk_commit_group();
             }
         }
-    }
 }
 
 // ================================ stream-K partials ================================================
@@ -786,11 +751,14 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             sched.cluster_tile(u.tile, tm, tn);
             const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
             int prev = -1;
-            // ABI 1.2's epilogue terms of this tile: prefetched into L2 now, loaded once the main
-            // loop is done (TileTerms).
+            // ABI 1.2's epilogue terms of this tile: loaded before the main loop where the
+            // registers allow (their latency hidden), else once it is done.
             [[maybe_unused]] TileTerms<K> terms;
-            if constexpr (K::kFusesEpilogue)
-                if (p.epi.on) TileTerms<K>::prefetch(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN);
+            [[maybe_unused]] auto load_terms = [&] {
+                if constexpr (K::kFusesEpilogue)
+                    if (p.epi.on) terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN);
+            };
+            if constexpr (K::kTermsBeforeMainLoop) load_terms();
 
             // One k-tile: wait for its stage, load its metadata into set SET, issue its wgmmas as
             // one group, retire the previous group and release that group's stage.
@@ -875,8 +843,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             }
 
             // ================================ epilogue ================================
-            if constexpr (K::kFusesEpilogue)
-                if (p.epi.on) terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN);
+            if constexpr (!K::kTermsBeforeMainLoop) load_terms();
             if constexpr (cfg.tma_store()) {
                 if (tma_d) {
                     uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);
