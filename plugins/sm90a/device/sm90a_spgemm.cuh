@@ -188,16 +188,17 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
 }
 
 // ABI 1.2's epilogue terms of one consumer's tile: the thread's rows (alpha * rs and the row
-// bias; kMBlocks x 2 rows), loaded once per tile (load), and the tile's column pairs in groups of
-// 64 columns spread over the warp, lane l of group g holding the pair at column col0 + 64 g + 2 l
-// (group), from which every thread takes its accumulator block's pair with shuffles (pair).
+// bias; kMBlocks x 2 rows) and the tile's column pairs in groups of 64 columns spread over the
+// warp, lane l of group g holding the pair at column col0 + 64 g + 2 l (group), from which every
+// thread takes its accumulator block's pair with shuffles (pair).
 // NOTES: a thread's own column terms, four registers per 8-column block, loaded chunk by chunk
 // beside 128 accumulators made ptxas spill in the TMA stores (plugins/sm90a/NOTES.md,
 // "Registers"); spread over the warp a group is four registers for 64 columns. The consumers with
-// at most 64 accumulator registers (the decode tiles, 128x128) hold every group of the tile,
-// loaded with the rows before the main loop (kTermsBeforeMainLoop), so no load waits after it;
-// the others load a group where its columns are stored (group), with the rows once the main loop
-// is done (the whole tile's groups beside 128 accumulators spilled too). Rows and columns past D
+// at most 64 accumulator registers (the decode tiles, 128x128) hold every row and group of the
+// tile, loaded before the main loop (kTermsBeforeMainLoop), so no load waits after it; the others
+// load a group where its chunk is stored (group) and a row's terms where they are used (the whole
+// tile's groups beside 128 accumulators spilled too; a form that loaded the rows once and the
+// groups one ahead measured slower, plugins/sm90a/NOTES.md). Rows and columns past D
 // are clamped to the last row / column pair (TMA boxes past D compute values nobody stores); the
 // column vectors have an even length. The kernels that fuse no epilogue hold nothing.
 template <class K, bool kOn = K::kFusesEpilogue>
