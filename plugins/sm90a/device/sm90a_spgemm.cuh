@@ -195,7 +195,8 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
 // beside 128 accumulators made ptxas spill in the TMA stores (plugins/sm90a/NOTES.md,
 // "Registers"); spread over the warp a group is four registers for 64 columns. The consumers with
 // at most 64 accumulator registers (the decode tiles, 128x128) hold every row and group of the
-// tile, loaded before the main loop (kTermsBeforeMainLoop), so no load waits after it; the others
+// tile, loaded before the main loop (kTermsBeforeMainLoop; the first wgmma waits for them there,
+// bench/NOTES.md 2026-11-27 12:52), so none waits after it; the others
 // load a group where its chunk is stored (group) and a row's terms where they are used (the whole
 // tile's groups beside 128 accumulators spilled too; a form that loaded the rows once and the
 // groups one ahead measured slower, plugins/sm90a/NOTES.md). Rows and columns past D
@@ -753,7 +754,9 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
             int prev = -1;
             // ABI 1.2's epilogue terms of this tile: loaded before the main loop where the
-            // registers allow (their latency hidden), else once it is done.
+            // registers allow, else once it is done. NOTES: their latency is not hidden there:
+            // the first wgmma's warpgroup arrive waits on their scoreboard (ncu and SASS,
+            // bench/NOTES.md, 2026-11-27 12:52).
             [[maybe_unused]] TileTerms<K> terms;
             [[maybe_unused]] auto load_terms = [&] {
                 if constexpr (K::kFusesEpilogue)
