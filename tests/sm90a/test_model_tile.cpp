@@ -344,6 +344,41 @@ TEST_CASE("sm90a epilogue buffers: disjoint and aligned, and every D fragment el
     CHECK(single_buffered > 0);
 }
 
+// The epilogue terms of the narrow tiles (TileConfig::stages_terms, read by TileTerms in
+// sm90a_spgemm.cuh): one region per consumer warp, after the epilogue buffers and before the
+// barriers, disjoint, 8-byte aligned for cp.async's column pairs, inside the CTA's shared memory;
+// the wider tiles keep none.
+TEST_CASE("sm90a epilogue terms: every narrow tile has a region per consumer warp between the epilogue buffers and the barriers; the wider tiles none",
+          "[sm90a][model]") {
+    int staged = 0;
+    for (const KernelCase& kc : plugin_kernels()) {
+        const TileConfig& c = kc.cfg;
+        INFO(kc.name);
+        CHECK(c.stages_terms() == (c.bn <= 64));
+        if (!c.stages_terms()) {
+            CHECK(c.terms_bytes() == 0);
+            continue;
+        }
+        ++staged;
+        CHECK(c.terms_warp_bytes() == c.m_blocks() * 16 * 8 + 32 * 16);  // rows: scale, bias; lanes: two pairs
+        CHECK(c.terms_bytes() == c.consumers() * 4 * c.terms_warp_bytes());
+        const int buffers_end = c.epi_offset() + c.consumers() * c.epi_buffers() * c.epi_buffer_bytes();
+        std::vector<std::pair<int, int>> spans;
+        for (int consumer = 0; consumer < c.consumers(); ++consumer)
+            for (int w4 = 0; w4 < 4; ++w4) {
+                const int off = c.terms_offset(consumer, w4);
+                CHECK(off % 8 == 0);
+                CHECK(off >= buffers_end);
+                CHECK(off + c.terms_warp_bytes() <= c.barrier_offset());
+                for (const auto& [lo, hi] : spans) CHECK((off + c.terms_warp_bytes() <= lo || off >= hi));
+                spans.push_back({off, off + c.terms_warp_bytes()});
+            }
+        CHECK(c.barrier_offset() % 8 == 0);
+        CHECK(c.smem_bytes() <= kMaxSmemPerCta);
+    }
+    CHECK(staged > 0);
+}
+
 // The borrowed epilogue buffers (TileConfig::epi_borrows, sm90a_spgemm.cuh): consumer c writes
 // chunks into its own buffer and into two buffers at b_offset + s * b_stage_bytes + c * 2 *
 // epi_buffer_bytes of the tile's last stage s. For every kernel that borrows and every stage:

@@ -38,6 +38,14 @@ __device__ __forceinline__ void cp_async_16_zfill(uint32_t dst_smem, const void*
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst_smem), "l"(src_global), "r"(src_bytes));
 }
 
+// PTX ISA 9.7.9.25.3.1 cp.async, cached at all levels (.ca): kBytes (4 or 8) global -> shared,
+// both addresses kBytes-aligned: the small copies (a scale, a pair of them).
+template <int kBytes>
+__device__ __forceinline__ void cp_async_ca(uint32_t dst_smem, const void* src_global) {
+    static_assert(kBytes == 4 || kBytes == 8, "cp.async.ca copies 4, 8 or 16 bytes; 16 go through cp_async_16");
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2;\n" ::"r"(dst_smem), "l"(src_global), "n"(kBytes) : "memory");
+}
+
 // PTX ISA 9.7.9.25.3.2 cp.async.commit_group: closes the group of this thread's cp.async so far.
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 

@@ -195,8 +195,10 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
 // beside 128 accumulators made ptxas spill in the TMA stores (plugins/sm90a/NOTES.md,
 // "Registers"); spread over the warp a group is four registers for 64 columns. The consumers with
 // at most 64 accumulator registers (the decode tiles, 128x128) hold every row and group of the
-// tile, loaded before the main loop (kTermsBeforeMainLoop; the first wgmma waits for them there,
-// bench/NOTES.md 2026-11-27 12:52), so none waits after it; the others
+// tile. The narrow tiles (kStaged: TileConfig::stages_terms) copy them into shared memory as the
+// tile starts and read them into registers once the main loop is done (ready); 128x128, without
+// that room, loads them into registers before the main loop, where its first wgmma waits for
+// them (bench/NOTES.md 2026-11-27 12:52). The others
 // load a group where its chunk is stored (group) and a row's terms where they are used (the whole
 // tile's groups beside 128 accumulators spilled too; a form that loaded the rows once and the
 // groups one ahead measured slower, plugins/sm90a/NOTES.md). Rows and columns past D
@@ -211,16 +213,40 @@ template <class K>
 struct TileTerms<K, true> {
     static constexpr int kGroups = (K::cfg.bn + 63) / 64;
     static constexpr bool kHeld = K::kTermsBeforeMainLoop;
+    static constexpr bool kStaged = kHeld && K::cfg.stages_terms();
+    // The warp's shared region when staged (TileConfig::terms_offset): the row scales of its 16
+    // rows per m64 block, their biases, then each lane's column scale pair and bias pair.
+    static constexpr int kRowWords = K::kMBlocks * 16;
+    static constexpr int kColsOffset = 2 * kRowWords * 4;
+    static_assert(!kStaged || (kGroups == 1 && kColsOffset + 32 * 16 == K::cfg.terms_warp_bytes()),
+                  "a staged tile's terms fill the warp's region: its rows and one 64-column group");
     // Held: every row and group of the tile; otherwise each is loaded at its use.
     spmma_epilogue::RowTerms rows[kHeld ? K::kMBlocks : 1][2];
     spmma_epilogue::PairTerms cols[kHeld ? kGroups : 1];
     int row0, col0;  // the consumer's first row of D, the tile's first column
 
-    // Loads the held terms: wg_row0, the consumer's first row of D; col0, the tile's first column.
-    __device__ __forceinline__ void load(const KernelParams& p, int wg_row0, int tile_col0) {
+    // Loads the held terms, or starts their copy into the warp's region at shared address
+    // `region` when staged: wg_row0, the consumer's first row of D; col0, the tile's first column.
+    __device__ __forceinline__ void load(const KernelParams& p, int wg_row0, int tile_col0, uint32_t region) {
         row0 = wg_row0;
         col0 = tile_col0;
-        if constexpr (kHeld) {
+        if constexpr (kStaged) {
+            const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
+            __syncwarp();  // every lane has read the previous tile's terms out of the region (ready)
+            if (lane < 16) {
+#pragma unroll
+                for (int j = 0; j < K::kMBlocks; ++j) {
+                    const int r = min(wg_row0 + 64 * j + 16 * w4 + lane, p.m - 1);
+                    const uint32_t at = region + static_cast<uint32_t>(4 * (16 * j + lane));
+                    spmma_ptx::cp_async_ca<4>(at, p.epi.row_scale + r);
+                    spmma_ptx::cp_async_ca<4>(at + 4 * kRowWords, p.epi.row_bias + r);
+                }
+            }
+            const int c = min(tile_col0 + 2 * lane, (p.n - 1) & ~1);
+            spmma_ptx::cp_async_ca<8>(region + kColsOffset + 8 * lane, p.epi.col_scale + c);
+            spmma_ptx::cp_async_ca<8>(region + kColsOffset + 256 + 8 * lane, p.epi.col_bias + c);
+            spmma_ptx::cp_async_commit();
+        } else if constexpr (kHeld) {
             const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
 #pragma unroll
             for (int j = 0; j < K::kMBlocks; ++j)
@@ -228,6 +254,26 @@ struct TileTerms<K, true> {
                 for (int h = 0; h < 2; ++h) rows[j][h] = fetch_row(p, wg_row0 + 64 * j + acc_row(w4, lane, h));
 #pragma unroll
             for (int g = 0; g < kGroups; ++g) cols[g] = fetch_group(p, tile_col0, g);
+        }
+    }
+
+    // After the main loop: the staged terms into the held registers (the warp's region at
+    // `region`), alpha applied to the row scales; nothing when not staged.
+    __device__ __forceinline__ void ready(const KernelParams& p, const uint8_t* region) {
+        if constexpr (kStaged) {
+            const int lane = static_cast<int>(threadIdx.x % 32);
+            spmma_ptx::cp_async_wait<0>();
+            __syncwarp();  // the other lanes' copies of the rows are visible
+            const float* w = reinterpret_cast<const float*>(region);
+#pragma unroll
+            for (int j = 0; j < K::kMBlocks; ++j)
+#pragma unroll
+                for (int h = 0; h < 2; ++h) {
+                    const int r = 16 * j + lane / 4 + 8 * h;  // acc_row(w4, lane, h) less the warp's first row
+                    rows[j][h] = {p.alpha * w[r], w[kRowWords + r]};
+                }
+            const float2* c = reinterpret_cast<const float2*>(region + kColsOffset);
+            cols[0] = {c[lane], c[32 + lane]};
         }
     }
 
@@ -611,7 +657,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
     constexpr TileConfig cfg = K::cfg;
     constexpr int BM = cfg.bm, BN = cfg.bn, CM = cfg.cm, CN = cfg.cn, STAGES = cfg.stages;
 
-    // ---- shared memory: [A stages][B stages][E stages][epilogue buffers][full barriers][empty barriers] ----
+    // ---- shared memory: [A stages][B stages][E stages][epilogue buffers][epilogue terms][full barriers][empty barriers] ----
     extern __shared__ uint8_t smem_raw[];
     const uint32_t raw_addr = smem_addr(smem_raw);
     const uint32_t base = (raw_addr + 1023u) & ~1023u;
@@ -757,10 +803,13 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // registers allow, else once it is done. NOTES: their latency is not hidden there:
             // the first wgmma's warpgroup arrive waits on their scoreboard (ncu and SASS,
             // bench/NOTES.md, 2026-11-27 12:52).
+            // A stream-K unit without the tile's last k-tile leaves a partial and writes no D.
+            const bool leaves_partial = p.work.stream_k() && u.k_end < p.k_tiles;
             [[maybe_unused]] TileTerms<K> terms;
             [[maybe_unused]] auto load_terms = [&] {
                 if constexpr (K::kFusesEpilogue)
-                    if (p.epi.on) terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN);
+                    if (p.epi.on && !leaves_partial)
+                        terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN, base + cfg.terms_offset(consumer, w4));
             };
             if constexpr (K::kTermsBeforeMainLoop) load_terms();
 
@@ -836,7 +885,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // owner of a split tile adds those of the ranges before its own, then writes D.
             if (p.work.stream_k()) {
                 const int slot_cta = cta_rank() * K::kConsumers + consumer;
-                if (u.k_end < p.k_tiles) {
+                if (leaves_partial) {
                     store_partial<K>(acc, p, range * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
                     continue;
                 }
@@ -848,6 +897,8 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
 
             // ================================ epilogue ================================
             if constexpr (!K::kTermsBeforeMainLoop) load_terms();
+            if constexpr (K::kFusesEpilogue)
+                if (p.epi.on) terms.ready(p, smem + cfg.terms_offset(consumer, w4));
             if constexpr (cfg.tma_store()) {
                 if (tma_d) {
                     uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);

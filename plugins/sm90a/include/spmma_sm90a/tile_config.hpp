@@ -60,7 +60,8 @@ struct TileConfig {
 
     // Per stage: A (bm rows x 64 B, 64-byte swizzle), B (bn rows x 128 B, 128-byte swizzle),
     // metadata (bm/16 row blocks x units x 128 B). Shared memory is laid out
-    // [A stages][B stages][E stages][epilogue buffers][barriers] from a 1024-byte aligned base.
+    // [A stages][B stages][E stages][epilogue buffers][epilogue terms][barriers] from a
+    // 1024-byte aligned base.
     SPMMA_HD constexpr int a_stage_bytes() const { return bm * kStageARowBytes; }
     SPMMA_HD constexpr int b_stage_bytes() const { return bn * kStageBRowBytes; }
     SPMMA_HD constexpr int e_stage_bytes() const { return bm / kMetaRowsPerUnit * units() * kMetaUnitBytes; }
@@ -76,7 +77,8 @@ struct TileConfig {
     // one chunk while TMA still reads the previous one.
     SPMMA_HD constexpr int epi_offset() const { return (e_offset() + stages * e_stage_bytes() + 1023) / 1024 * 1024; }
     SPMMA_HD constexpr bool epi_fits(int row_bytes, int buffers) const {
-        return epi_offset() + consumers() * buffers * 64 * row_bytes + 2 * stages * 8 + 1024 <= kMaxSmemPerCta;
+        return epi_offset() + consumers() * buffers * 64 * row_bytes + terms_bytes() + 2 * stages * 8 + 1024 <=
+               kMaxSmemPerCta;
     }
     // Narrow tiles (bn < 64, the decode kernels) store D directly: a 16-bit chunk of a 64-byte
     // row is 32 columns, wider than their tiles, and their D is a few kilobytes a tile.
@@ -103,7 +105,23 @@ struct TileConfig {
     SPMMA_HD constexpr int epi_buffer_offset(int consumer, int buffer) const {
         return epi_offset() + (consumer * epi_buffers() + buffer) * epi_buffer_bytes();
     }
-    SPMMA_HD constexpr int barrier_offset() const { return epi_offset() + consumers() * epi_buffers() * epi_buffer_bytes(); }
+    // ABI 1.2's epilogue terms of the narrow tiles (bn <= 64: the decode kernels), which the
+    // consumers copy into shared memory (cp.async) as a tile starts and read once its main loop
+    // is done: one region per consumer warp, its 16 rows of each m64 block (row scale, row bias:
+    // 8 bytes a row) and one column pair per lane (two scales, two biases: 16 bytes a lane, 64
+    // columns). NOTES: loaded into registers before the main loop instead, they held its first
+    // wgmma for a DRAM latency (ptxas lets no wgmma start while a load into a register is
+    // pending: bench/NOTES.md, 2026-11-27 12:52); the wider tiles have no such room beside their
+    // stage rings (128x128 8-bit leaves 1.9 KB).
+    SPMMA_HD constexpr bool stages_terms() const { return bn <= 64; }
+    SPMMA_HD constexpr int terms_warp_bytes() const { return m_blocks() * 16 * 8 + 32 * 16; }
+    SPMMA_HD constexpr int terms_bytes() const { return stages_terms() ? consumers() * 4 * terms_warp_bytes() : 0; }
+    SPMMA_HD constexpr int terms_offset(int consumer, int w4) const {
+        return epi_offset() + consumers() * epi_buffers() * epi_buffer_bytes() + (consumer * 4 + w4) * terms_warp_bytes();
+    }
+    SPMMA_HD constexpr int barrier_offset() const {
+        return epi_offset() + consumers() * epi_buffers() * epi_buffer_bytes() + terms_bytes();
+    }
     // + full and empty barrier per stage, + slack to align the dynamic base to 1024 bytes.
     SPMMA_HD constexpr int smem_bytes() const { return barrier_offset() + 2 * stages * 8 + 1024; }
 
