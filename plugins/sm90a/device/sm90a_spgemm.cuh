@@ -257,6 +257,28 @@ struct TileTerms<K, true> {
         }
     }
 
+    // As a tile starts, where its terms are loaded after the main loop (not held): their lines
+    // into L1 (the consumer's rows of both row vectors, the tile's columns of both column
+    // vectors; one 128-byte line a thread), so the loads in the stores hit L1. NOTES: each
+    // chunk's group load otherwise reached L2 from the stores, and its shuffles waited on it
+    // (ncu, bench/NOTES.md 2026-11-27 14:57); TMA fills shared memory, not L1, so little else
+    // competes for L1 through the main loop.
+    __device__ __forceinline__ static void prefetch(const KernelParams& p, int wg_row0, int tile_col0) {
+        if constexpr (!kHeld) {
+            constexpr int kRowLines = K::cfg.wg_m() / 32, kColLines = K::cfg.bn / 32;  // 32 f32 a line
+            static_assert(2 * (kRowLines + kColLines) <= 128, "one line per consumer thread");
+            const int t = static_cast<int>(threadIdx.x % 128);
+            if (t < 2 * kRowLines) {
+                const float* v = t < kRowLines ? p.epi.row_scale : p.epi.row_bias;
+                spmma_ptx::prefetch_global_l1(v + min(wg_row0 + 32 * (t % kRowLines), p.m - 1));
+            } else if (t < 2 * (kRowLines + kColLines)) {
+                const int u = t - 2 * kRowLines;
+                const float* v = u < kColLines ? p.epi.col_scale : p.epi.col_bias;
+                spmma_ptx::prefetch_global_l1(v + min(tile_col0 + 32 * (u % kColLines), ((p.n + 1) & ~1) - 1));
+            }
+        }
+    }
+
     // After the main loop: the staged terms into the held registers (the warp's region at
     // `region`), alpha applied to the row scales; nothing when not staged.
     __device__ __forceinline__ void ready(const KernelParams& p, const uint8_t* region) {
@@ -812,6 +834,8 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                         terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN, base + cfg.terms_offset(consumer, w4));
             };
             if constexpr (K::kTermsBeforeMainLoop) load_terms();
+            if constexpr (K::kFusesEpilogue && !K::kTermsBeforeMainLoop)
+                if (p.epi.on && !leaves_partial) TileTerms<K>::prefetch(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN);
 
             // One k-tile: wait for its stage, load its metadata into set SET, issue its wgmmas as
             // one group, retire the previous group and release that group's stage.
