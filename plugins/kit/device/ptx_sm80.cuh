@@ -26,10 +26,6 @@ __device__ __forceinline__ float2 ld_global_nc_v2_f32(const float2* p) {
     return v;
 }
 
-// PTX ISA prefetch [data-movement-and-conversion-instructions-prefetch-prefetchu]: the line
-// holding *p into L1. It writes no register, so nothing waits on it.
-__device__ __forceinline__ void prefetch_global_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
-
 // PTX ISA 9.7.9.25.3.1 cp.async: 16 bytes global -> shared, cached in L2 only (.cg), with a
 // 128-byte L2 prefetch hint. Both addresses 16-byte aligned.
 __device__ __forceinline__ void cp_async_16(uint32_t dst_smem, const void* src_global) {

@@ -257,29 +257,6 @@ struct TileTerms<K, true> {
         }
     }
 
-    // As the producer starts a tile whose terms the stores load (not held): their lines into
-    // L1 (the tile's rows of both row vectors, its columns of both column vectors, 128 bytes a
-    // prefetch), so those loads hit L1. One thread. NOTES: each chunk's group load otherwise
-    // reached L2 from the stores, and its shuffles waited on it (ncu, bench/NOTES.md 2026-11-27
-    // 14:57). TMA fills shared memory, not L1, so little else competes for L1 through the main
-    // loop. In the producer because the consumers' registers have no room: issued there, one
-    // 128x256 kernel spilled 8 bytes in its direct stores.
-    __device__ __forceinline__ static void prefetch(const KernelParams& p, int tile_row0, int tile_col0) {
-        if constexpr (!kHeld) {
-            const int last_row = p.m - 1, last_col = ((p.n + 1) & ~1) - 1;
-#pragma unroll 1
-            for (int r = 0; r < K::cfg.bm; r += 32) {
-                spmma_ptx::prefetch_global_l1(p.epi.row_scale + min(tile_row0 + r, last_row));
-                spmma_ptx::prefetch_global_l1(p.epi.row_bias + min(tile_row0 + r, last_row));
-            }
-#pragma unroll 1
-            for (int c = 0; c < K::cfg.bn; c += 32) {
-                spmma_ptx::prefetch_global_l1(p.epi.col_scale + min(tile_col0 + c, last_col));
-                spmma_ptx::prefetch_global_l1(p.epi.col_bias + min(tile_col0 + c, last_col));
-            }
-        }
-    }
-
     // After the main loop: the staged terms into the held registers (the warp's region at
     // `region`), alpha applied to the row scales; nothing when not staged.
     __device__ __forceinline__ void ready(const KernelParams& p, const uint8_t* region) {
@@ -671,12 +648,6 @@ __device__ __forceinline__ void add_partial(typename K::Acc (&acc)[K::kMBlocks][
         }
 }
 
-// Whether work unit u is a stream-K range without its tile's last k-tile: it leaves a partial
-// for the owner and writes no D.
-__device__ __forceinline__ bool leaves_stream_k_partial(const KernelParams& p, const WorkUnit& u) {
-    return p.work.stream_k() && u.k_end < p.k_tiles;
-}
-
 // ================================ the kernel =====================================================
 
 template <class K>
@@ -748,8 +719,6 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 const uint32_t a_slice = cfg.a_slice_offset(cta_n);
                 const uint32_t e_slice = cfg.e_slice_offset(cta_n);
                 const uint32_t b_slice = cfg.b_slice_offset(cta_m);
-                if constexpr (K::kFusesEpilogue)
-                    if (p.epi.on && !leaves_stream_k_partial(p, u)) TileTerms<K>::prefetch(p, tile_m * BM, tile_n * BN);
                 for (int kt = u.k_begin; kt < u.k_end; ++kt) {
                     mbarrier_wait_parity<BarrierScope::Cta>(empty_bar(stage), phase ^ 1u);
                     mbarrier_arrive_expect_tx(full_bar(stage), K::kStageTxBytes);
@@ -830,11 +799,12 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             sched.cluster_tile(u.tile, tm, tn);
             const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
             int prev = -1;
-            // ABI 1.2's epilogue terms of this tile (TileTerms): the narrow tiles start copying
-            // them into shared memory here, 128x128 loads them into registers here (its first
-            // wgmma waits for them: bench/NOTES.md, 2026-11-27 12:52), the others load them in
-            // the stores (their lines prefetched into L1 by the producer).
-            const bool leaves_partial = leaves_stream_k_partial(p, u);
+            // ABI 1.2's epilogue terms of this tile: loaded before the main loop where the
+            // registers allow, else once it is done. NOTES: their latency is not hidden there:
+            // the first wgmma's warpgroup arrive waits on their scoreboard (ncu and SASS,
+            // bench/NOTES.md, 2026-11-27 12:52).
+            // A stream-K unit without the tile's last k-tile leaves a partial and writes no D.
+            const bool leaves_partial = p.work.stream_k() && u.k_end < p.k_tiles;
             [[maybe_unused]] TileTerms<K> terms;
             [[maybe_unused]] auto load_terms = [&] {
                 if constexpr (K::kFusesEpilogue)
