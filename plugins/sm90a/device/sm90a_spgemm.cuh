@@ -799,11 +799,11 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             sched.cluster_tile(u.tile, tm, tn);
             const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
             int prev = -1;
-            // ABI 1.2's epilogue terms of this tile: loaded before the main loop where the
-            // registers allow, else once it is done. NOTES: their latency is not hidden there:
-            // the first wgmma's warpgroup arrive waits on their scoreboard (ncu and SASS,
-            // bench/NOTES.md, 2026-11-27 12:52).
-            // A stream-K unit without the tile's last k-tile leaves a partial and writes no D.
+            // ABI 1.2's epilogue terms of this tile (TileTerms): the narrow tiles start copying
+            // them into shared memory here, 128x128 loads them into registers here (its first
+            // wgmma waits for them: bench/NOTES.md, 2026-11-27 12:52), the others load them in
+            // the stores. A stream-K unit without the tile's last k-tile leaves a partial and
+            // writes no D, so it loads none.
             const bool leaves_partial = p.work.stream_k() && u.k_end < p.k_tiles;
             [[maybe_unused]] TileTerms<K> terms;
             [[maybe_unused]] auto load_terms = [&] {
