@@ -348,7 +348,7 @@ TEST_CASE("sm90a epilogue buffers: disjoint and aligned, and every D fragment el
 // sm90a_spgemm.cuh): one region per consumer warp, after the epilogue buffers and before the
 // barriers, disjoint, 8-byte aligned for cp.async's column pairs, inside the CTA's shared memory;
 // the wider tiles keep none.
-TEST_CASE("sm90a epilogue terms: every narrow tile has a region per consumer warp between the epilogue buffers and the barriers; the wider tiles none",
+TEST_CASE("sm90a epilogue terms: every narrow tile has a region per consumer warp between the epilogue buffers and the barriers, the wider tiles none",
           "[sm90a][model]") {
     int staged = 0;
     for (const KernelCase& kc : plugin_kernels()) {
