@@ -362,7 +362,7 @@ TEST_CASE("sm90a epilogue terms: every narrow tile has a region per consumer war
         ++staged;
         CHECK(c.terms_warp_bytes() == c.m_blocks() * 16 * 8 + 32 * 16);  // rows: scale, bias; lanes: two pairs
         CHECK(c.terms_bytes() == c.consumers() * 4 * c.terms_warp_bytes());
-        const int buffers_end = c.epi_offset() + c.consumers() * c.epi_buffers() * c.epi_buffer_bytes();
+        const int buffers_end = c.epi_buffer_offset(c.consumers() - 1, c.epi_buffers() - 1) + c.epi_buffer_bytes();  // past the last buffer
         std::vector<std::pair<int, int>> spans;
         for (int consumer = 0; consumer < c.consumers(); ++consumer)
             for (int w4 = 0; w4 < 4; ++w4) {

@@ -116,12 +116,11 @@ struct TileConfig {
     SPMMA_HD constexpr bool stages_terms() const { return bn <= 64; }
     SPMMA_HD constexpr int terms_warp_bytes() const { return m_blocks() * 16 * 8 + 32 * 16; }
     SPMMA_HD constexpr int terms_bytes() const { return stages_terms() ? consumers() * 4 * terms_warp_bytes() : 0; }
+    SPMMA_HD constexpr int epi_buffers_end() const { return epi_offset() + consumers() * epi_buffers() * epi_buffer_bytes(); }
     SPMMA_HD constexpr int terms_offset(int consumer, int w4) const {
-        return epi_offset() + consumers() * epi_buffers() * epi_buffer_bytes() + (consumer * 4 + w4) * terms_warp_bytes();
+        return epi_buffers_end() + (consumer * 4 + w4) * terms_warp_bytes();
     }
-    SPMMA_HD constexpr int barrier_offset() const {
-        return epi_offset() + consumers() * epi_buffers() * epi_buffer_bytes() + terms_bytes();
-    }
+    SPMMA_HD constexpr int barrier_offset() const { return epi_buffers_end() + terms_bytes(); }
     // + full and empty barrier per stage, + slack to align the dynamic base to 1024 bytes.
     SPMMA_HD constexpr int smem_bytes() const { return barrier_offset() + 2 * stages * 8 + 1024; }
 
