@@ -55,37 +55,100 @@ Turns turns_of(const TileConfig& c, int64_t m, int64_t n, int sm_count) {
     return {((tiles_m + c.cm - 1) / c.cm) * ((tiles_n + c.cn - 1) / c.cn), std::max<int64_t>(1, sm_count / c.cluster_size())};
 }
 
-// The SMs' time alone: turns of tiles (whole turns, or with stream-K the tiles' share of every
-// cluster) of main loop, epilogue and per-tile overhead.
-double sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
-                 bool stream_k, const MachineModel& mm) {
-    const Turns t = turns_of(c, m, n, sm_count);
-    const double turns = stream_k ? static_cast<double>(t.cluster_tiles) / t.clusters
-                                  : static_cast<double>((t.cluster_tiles + t.clusters - 1) / t.clusters);
-    const int64_t k_tiles = (k + c.bk() - 1) / c.bk();
-    const double mainloop = static_cast<double>(k_tiles) * peak_clocks_per_k_tile(c) / mainloop_efficiency(c, mm);
-    const double epilogue = static_cast<double>(c.bm) * c.bn * out_bytes /
-                            (tma_epilogue && c.tma_store() ? mm.epilogue_smem_bytes_per_clk : mm.epilogue_bytes_per_clk);
-    return turns * mainloop + std::max(1.0, turns) * (epilogue + mm.tile_overhead_clk);
+int64_t k_tiles_of(const TileConfig& c, int64_t k) { return (k + c.bk() - 1) / c.bk(); }
+
+// A k-tile's main loop on the tensor cores, and (with the DRAM term) the time its SM needs to
+// pull the A rows and metadata it alone reads from DRAM (B, which every tile of a column shares,
+// comes from L2).
+double k_tile_compute_clocks(const TileConfig& c, const MachineModel& mm) {
+    return peak_clocks_per_k_tile(c) / mainloop_efficiency(c, mm);
+}
+double k_tile_stream_clocks(const TileConfig& c, const MachineModel& mm) {
+    return mm.dram_bytes_per_clk > 0
+               ? static_cast<double>(c.a_stage_bytes() + c.e_stage_bytes()) / c.cn / mm.sm_stream_bytes_per_clk
+               : 0.0;
 }
 
+// The stream-K part of a launch on `g` clusters: once, with a partial's store, then each partial
+// an owner adds (as many as the ranges that share a split tile, less one), with its load.
+double stream_k_cost(const TileConfig& c, int64_t cluster_tiles, int64_t k_tiles, int64_t g, const MachineModel& mm) {
+    const int64_t split = cluster_tiles >= g ? cluster_tiles % g : cluster_tiles;
+    // (a range that ends inside a tile adds one more to the tile it shares)
+    const int64_t ranges_per_tile =
+        split > 0 ? (g + split - 1) / split + ((split * k_tiles) % g != 0 ? 1 : 0) : 1;
+    const double partial_clk = static_cast<double>(c.bm) * c.bn * 4 / mm.partial_bytes_per_clk;
+    return mm.stream_k_clk + partial_clk + static_cast<double>(ranges_per_tile - 1) * (mm.stream_k_partial_clk + partial_clk);
+}
+
+// The SMs' time alone: turns of tiles (whole turns, or with stream-K on sk_clusters clusters the
+// tiles' share of each) of main loop, epilogue and per-tile overhead, and stream-K's own cost.
+double sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                 int64_t sk_clusters, const MachineModel& mm) {
+    const Turns t = turns_of(c, m, n, sm_count);
+    const int64_t g = sk_clusters > 0 ? sk_clusters : t.clusters;
+    const double turns = sk_clusters > 0 ? static_cast<double>(t.cluster_tiles) / g
+                                         : static_cast<double>((t.cluster_tiles + g - 1) / g);
+    const double k_tile_clocks = std::max(k_tile_compute_clocks(c, mm), k_tile_stream_clocks(c, mm));
+    const double mainloop = static_cast<double>(k_tiles_of(c, k)) * k_tile_clocks;
+    const double epilogue = static_cast<double>(c.bm) * c.bn * out_bytes /
+                            (tma_epilogue && c.tma_store() ? mm.epilogue_smem_bytes_per_clk : mm.epilogue_bytes_per_clk);
+    const double sk = sk_clusters > 0 ? stream_k_cost(c, t.cluster_tiles, k_tiles_of(c, k), g, mm) : 0.0;
+    return turns * mainloop + std::max(1.0, turns) * (epilogue + mm.tile_overhead_clk) + sk;
+}
+
+// What a launch reads from DRAM: dram_bytes, and A again for each further column of tiles of the
+// decode tiles (bn < 128). NOTES.md, "How many ranges a decode tile takes": 128x16 at 64 tokens
+// (four columns) ran as if it read A three or four times, 128x64 at 128 tokens as if twice; the
+// wider tiles' raster bands keep A's re-reads in L2.
 double dram_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, const MachineModel& mm) {
-    return mm.dram_bytes_per_clk > 0 ? dram_bytes(c, m, n, k, out_bytes) / (mm.dram_bytes_per_clk * mm.dram_efficiency) : 0.0;
+    if (mm.dram_bytes_per_clk <= 0) return 0.0;
+    const int64_t n_tiles = (n + c.bn - 1) / c.bn;
+    const double a_again = c.bn < 128 ? static_cast<double>(n_tiles - 1) * dram_bytes(c, m, 0, k, 0) : 0.0;
+    return (dram_bytes(c, m, n, k, out_bytes) + a_again) / (mm.dram_bytes_per_clk * mm.dram_efficiency);
 }
 
 }  // namespace
 
 bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                    const MachineModel& mm) {
-    return dram_clocks(c, m, n, k, out_bytes, mm) > sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, true, mm);
+    const Turns t = turns_of(c, m, n, sm_count);
+    // (what the SMs would take with every cluster busy, against DRAM, before stream-K's own cost)
+    const double busy = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, t.clusters, mm) -
+                        stream_k_cost(c, t.cluster_tiles, k_tiles_of(c, k), t.clusters, mm);
+    return dram_clocks(c, m, n, k, out_bytes, mm) > busy;
+}
+
+int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                      const MachineModel& mm) {
+    if (!stream_k_pays(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm)) return 0;
+    const Turns t = turns_of(c, m, n, sm_count);
+    // NOTES: with a turn of whole tiles or more, the split last turn measured ahead of whole tiles
+    // (57344x8192: 1-5 %), which this model does not see.
+    if (t.cluster_tiles >= t.clusters) return static_cast<int>(t.clusters);
+    const int64_t iters = t.cluster_tiles * k_tiles_of(c, k);
+    const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
+    const auto time = [&](int64_t g) { return std::max(dram, sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, g, mm)); };
+    // (stream_k.hpp, plan_work: every range keeps a k-tile, and whole turns that fill every cluster
+    // leave nothing to split)
+    const auto plannable = [&](int64_t g) { return g > 1 && iters >= g && t.cluster_tiles % g != 0; };
+    int64_t best = 0;
+    double least = time(0);
+    // (s dividing the k-tiles: every range inside one tile)
+    for (int64_t s = 2; t.cluster_tiles * s < t.clusters; ++s)
+        if (k_tiles_of(c, k) % s == 0 && plannable(t.cluster_tiles * s) && time(t.cluster_tiles * s) < least) {
+            best = t.cluster_tiles * s;
+            least = time(best);
+        }
+    if (plannable(t.clusters) && time(t.clusters) < least) best = t.clusters;
+    return static_cast<int>(best);
 }
 
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm) {
-    const bool sk = stream_k_pays(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm);
-    const double sm = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, sk, mm);
+    const int g = stream_k_clusters(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm);
+    const double sm = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, g, mm);
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
-    return {std::max(sm, dram), sm < dram, (n + c.bn - 1) / c.bn, static_cast<int64_t>(c.bm) * c.bn};
+    return {std::max(sm, dram), sm < dram, (n + c.bn - 1) / c.bn, static_cast<int64_t>(c.bm) * c.bn, g};
 }
 
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
@@ -94,6 +157,7 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
 }
 
 int cluster_tie_rank(const TileConfig& c) {
+    if (c.bn < 128) return c.cluster_size() == 1 ? 0 : 1;
     if (c.cm == 2 && c.cn == 1) return 0;
     if (c.cluster_size() == 1) return 1;
     if (c.cm == 2 && c.cn == 2) return 2;

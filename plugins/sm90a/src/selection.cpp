@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 
 namespace spmma_sm90a {
 
@@ -40,10 +43,23 @@ MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev) {
     return mm;
 }
 
-bool stream_k_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev) {
-    if (const auto forced = spmma_plugin::env_choice("SPMMA_SM90A_STREAMK", {"off", "on"})) return *forced == 1;
-    return stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count, tma_epilogue_for(cfg, p),
-                         machine_model(dev));
+int stream_k_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
+                      int64_t cluster_tiles, int clusters) {
+    const auto forced = spmma_plugin::env_choice("SPMMA_SM90A_STREAMK", {"off", "on"});
+    if (forced == 0) return 0;
+    // Tuning (bench/decode/splits.sh): SPMMA_SM90A_SK_SPLITS=s cuts every tile into s ranges where
+    // the tiles are fewer than the clusters (s = 1: whole tiles).
+    if (const char* v = std::getenv("SPMMA_SM90A_SK_SPLITS"); v && v[0]) {
+        char* end = nullptr;
+        const long s = std::strtol(v, &end, 10);
+        if (*end || s <= 0 || s > 1024)
+            throw std::invalid_argument(std::string("SPMMA_SM90A_SK_SPLITS='") + v + "': expected a count from 1 to 1024");
+        if (cluster_tiles < clusters) return s == 1 ? 0 : static_cast<int>(std::min<int64_t>(clusters, cluster_tiles * s));
+    }
+    if (forced == 1) return clusters;
+    const int g = spmma_sm90a::stream_k_clusters(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count,
+                                                 tma_epilogue_for(cfg, p), machine_model(dev));
+    return std::min(g, clusters);
 }
 
 }  // namespace spmma_sm90a

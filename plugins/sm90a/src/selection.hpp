@@ -33,8 +33,12 @@ bool tma_epilogue_for(const TileConfig& cfg, const spmma_problem& p);
 // The cost model of this device: its DRAM bytes per SM clock at the peak clocks.
 MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev);
 
-// Whether the launch of `cfg` on `p` runs stream-K (perf_model.hpp, stream_k_pays), as the
-// heuristic's estimate assumed; SPMMA_SM90A_STREAMK=off|on overrides it (A/B runs).
-bool stream_k_wanted(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev);
+// The clusters the launch of `cfg` on `p` deals stream-K ranges to, at most `clusters` (those
+// resident), or 0 for whole tiles: the cost model's choice (perf_model.hpp, stream_k_clusters), as
+// the heuristic's estimate assumed. SPMMA_SM90A_STREAMK=off|on (every cluster) and
+// SPMMA_SM90A_SK_SPLITS=s (every tile in s ranges where the tiles are fewer than the clusters)
+// override it for A/B runs.
+int stream_k_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
+                      int64_t cluster_tiles, int clusters);
 
 }  // namespace spmma_sm90a

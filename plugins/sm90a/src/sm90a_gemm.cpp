@@ -61,8 +61,10 @@ public:
             plan_split_grids(tiles_m, tiles_n, main_clusters);
         } else {
             const int ctm = (tiles_m + cfg.cm - 1) / cfg.cm, ctn = (tiles_n + cfg.cn - 1) / cfg.cn;
-            set_grid(main_, tiles_m, tiles_n, 0, 0, static_cast<int64_t>(ctm) * ctn, main_clusters,
-                     stream_k_wanted(cfg, p, props_) ? StreamKMode::On : StreamKMode::Off);
+            const int64_t cluster_tiles = static_cast<int64_t>(ctm) * ctn;
+            const int sk_clusters = stream_k_clusters(cfg, p, props_, cluster_tiles, main_clusters);
+            set_grid(main_, tiles_m, tiles_n, 0, 0, cluster_tiles, sk_clusters > 0 ? sk_clusters : main_clusters,
+                     sk_clusters > 0 ? StreamKMode::On : StreamKMode::Off);
         }
         set_epilogue();
     }
@@ -178,7 +180,7 @@ private:
 
     // g computes the tiles_m x tiles_n CTA tiles from (tile_m0, tile_n0) on, visiting its first
     // `cluster_tiles` cluster tiles: whole tiles, or stream-K for the last turn where whole tiles
-    // would leave clusters idle (stream_k.hpp), where `sk_mode` says (stream_k_wanted).
+    // would leave clusters idle (stream_k.hpp), where `sk_mode` says (stream_k_clusters: on `clusters`).
     void set_grid(Grid& g, int tiles_m, int tiles_n, int tile_m0, int tile_n0, int64_t cluster_tiles, int clusters,
                   StreamKMode sk_mode) {
         const TileConfig& cfg = g.cfg;

@@ -40,6 +40,16 @@ struct MachineModel {
     // from DRAM, and that, not shared memory, bounds the launch.
     double dram_bytes_per_clk = 0;
     double dram_efficiency = 0.9;
+    // NOTES: fitted to the decode measurements (plugins/sm90a/NOTES.md, "How many ranges a decode
+    // tile takes"): what one SM streams from DRAM of the A rows and metadata only it reads (about
+    // 73 GB/s at 1.98 GHz whatever the stage depth: the latency of its loads bounds it); what a stream-K launch costs once
+    // (flags, the owners' first wait) and for each further partial an owner adds in turn (a flag's
+    // acquire, then the load, one after the other); and the rate at which a consumer stores or
+    // loads a partial (128 threads, 16 bytes each, through L2).
+    double sm_stream_bytes_per_clk = 37;
+    double stream_k_clk = 2500;
+    double stream_k_partial_clk = 660;
+    double partial_bytes_per_clk = 16;
 };
 
 // Bytes a launch moves through DRAM at least: compressed A and its metadata (4 bits per group of
@@ -52,6 +62,16 @@ double dram_bytes(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_
 // in step": where the SMs bound the launch, the partials cost more than the idle share won back.
 bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                    bool tma_epilogue, const MachineModel& mm = {});
+
+// The clusters a launch deals stream-K ranges to, or 0 for whole tiles: where stream-K pays
+// (stream_k_pays), the least estimate of whole tiles, every cluster (the last turn's tiles split
+// over all of them), and, where the tiles are fewer than the clusters, every tile cut into s equal
+// ranges on s x tiles clusters (s = 2, 3, ... dividing the tile's k-tiles). NOTES.md, "How many ranges a decode tile takes":
+// a range's SM streams its A at sm_stream_bytes_per_clk, so few tiles need more ranges than one, but each
+// range more is a partial its owner adds in turn, so where the SMs that whole tiles occupy already
+// pull what DRAM gives, whole tiles are fastest.
+int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
+                      bool tma_epilogue, const MachineModel& mm = {});
 
 // Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
 // bm bn bk / 64 clocks per k-tile for every family): what the tensor cores read from shared
@@ -77,6 +97,7 @@ struct Estimate {
     double clocks;
     bool dram_bound;
     int64_t n_tiles, area;
+    int sk_clusters;  // stream_k_clusters: 0 for whole tiles
 };
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm = {});
@@ -87,7 +108,9 @@ Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_
 // and 2x2 and 1x2 level with or behind it (plugins/sm90a/NOTES.md, "v2" and "v3"). Clusters of
 // four or eight run on 120 of the H200's 132 SMs (30 of four or 15 of eight fit), which the model,
 // counting every SM, does not see: alone they ran behind 2x1 ("Four CTAs share B"); both run
-// inside the split kernels (split_plan.hpp).
+// inside the split kernels (split_plan.hpp). The decode tiles (bn < 128) rank 1x1 first: 128x64
+// without a cluster ran ahead of its 2x1 form at every decode cell (NOTES.md, "How many ranges a
+// decode tile takes").
 int cluster_tie_rank(const TileConfig& c);
 
 // Estimates within this factor of the fastest tie (choose_config). NOTES (plugins/sm90a/NOTES.md,
@@ -97,10 +120,21 @@ int cluster_tie_rank(const TileConfig& c);
 // and measured level or behind, stays outside.
 constexpr double kEstimateTieBand = 1.015;
 
+// Between two configurations estimated within kEstimateTieBand of the fastest, at least one bound
+// by DRAM: -1 when ci goes first, 1 when cb does, 0 when this rule does not part them. The fewer
+// columns of tiles (each reads A again), then the one bound by DRAM (its SMs have time to spare),
+// then the smaller tile (NOTES.md, "Decode": at 128 tokens 128x128 ran ahead of 256x128, whose SM
+// time the model puts lower).
+inline int memory_bound_order(const Estimate& ei, const Estimate& eb) {
+    if (ei.n_tiles != eb.n_tiles) return ei.n_tiles < eb.n_tiles ? -1 : 1;
+    if (ei.dram_bound != eb.dram_bound) return ei.dram_bound ? -1 : 1;
+    if (ei.area != eb.area) return ei.area < eb.area ? -1 : 1;
+    return 0;
+}
+
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
-// where both are bound by DRAM the fewer columns of tiles, then the smaller tile (NOTES.md,
-// "Decode": at 128 tokens 128x128 ran ahead of 256x128, whose SM time the model puts lower); else
-// the best cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
+// where either is bound by DRAM memory_bound_order; else (or where it does not part them) the best
+// cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
 // of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the
 // one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
 // error it wastes less on partial tiles and turns, and measured ahead), then the least estimate,
@@ -115,7 +149,7 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
         if constexpr (std::is_same_v<std::decay_t<decltype(estimate_of(cs[i]))>, Estimate>) {
             e[i] = estimate_of(cs[i]);
         } else {
-            e[i] = Estimate{estimate_of(cs[i]), false, 0, 0};
+            e[i] = Estimate{estimate_of(cs[i]), false, 0, 0, 0};
         }
         t[i] = e[i].clocks;
     }
@@ -132,9 +166,13 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
         const int wi = cs[i].epi_row_bytes(), wb = cs[best].epi_row_bytes();
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
         const Estimate &ei = e[i], &eb = e[best];
-        if (ei.dram_bound && eb.dram_bound && (ei.n_tiles != eb.n_tiles || ei.area != eb.area)) {
-            if (ei.n_tiles < eb.n_tiles || (ei.n_tiles == eb.n_tiles && ei.area < eb.area)) best = i;
-        } else if (ri != rb) {
+        if (ei.dram_bound || eb.dram_bound) {
+            if (const int order = memory_bound_order(ei, eb); order != 0) {
+                if (order < 0) best = i;
+                continue;
+            }
+        }
+        if (ri != rb) {
             if (ri < rb) best = i;
         } else if (wi != wb) {
             if (wi > wb) best = i;
