@@ -24,8 +24,10 @@
 // Measured (plugins/sm90a/NOTES.md, "Stream-K with ranges in step along k"): ranges in step took
 // away v6's long-k loss, but the partials, stored and loaded by every range at the same moment,
 // cost more than the idle share they win back at the standard shapes. With fewer cluster tiles
-// than clusters it pays, yet there whole tiles of a smaller tile come close to it. Hence off by
-// default; `on` stays for A/B runs.
+// than clusters it pays, yet there whole tiles of a smaller tile come close to it. So the
+// heuristic runs it only where DRAM bounds the launch, and there on as many clusters as the cost
+// model finds fastest (perf_model.hpp, stream_k_clusters: NOTES.md, "How many ranges a decode
+// tile takes"); `SPMMA_SM90A_STREAMK=on|off` stays for A/B runs.
 #pragma once
 
 #include <spmma_sm90a/layout.hpp>  // SPMMA_HD
