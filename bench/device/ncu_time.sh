@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # How long each kernel of one GEMM runs by the GPU's own count, and how much of it the SMs are
 # busy: Nsight Compute's duration, elapsed and active SM cycles, grid and shared memory per
-# launch, for every kernel a plugin launches (the L2 flush and a vendor's search excluded). ncu
-# flushes the caches before each profiled launch, as --flush-l2 does before each timed one.
+# launch, for every kernel the run launches but the L2 flush. ncu flushes the caches before each
+# profiled launch, as --flush-l2 does before each timed one.
 #   OUT=$OUT bench/device/ncu_time.sh PLUGIN M N K [spmma gemm type options ...]
-# A first run without ncu fills the vendor plugins' plan cache, so that under ncu only the timed
-# launches run. Writes $OUT/time_<plugin>_<m>x<n>x<k>.csv (ncu's raw page) and prints a line per
-# kernel.
+# A first run without ncu fills the vendor plugins' plan cache, so that under ncu their search
+# does not run; their preparing kernels (the baseline kit's spmma_expand_a, cuSPARSELt's prune
+# check and compression) still do, once, before the three timed launches of the GEMM's own
+# kernel. Writes $OUT/time_<plugin>_<m>x<n>x<k>.csv (ncu's raw page) and prints a line per
+# launch.
 set -u
 cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
@@ -27,14 +29,15 @@ timeout 240 "$NCU" --target-processes all --clock-control "${CLOCKS:-none}" --me
 rc=$?
 python3 - "$base.csv" "$plugin ${m}x${n}x$k" <<'PY'
 import csv, sys
+# ncu's raw page: a header row, a units row, then a row per launch (numbers with thousands commas).
 rows = [r for r in csv.reader(l for l in open(sys.argv[1]) if l.startswith('"'))]
-if len(rows) < 2: sys.exit(print(sys.argv[2], ": no kernels profiled"))
-head = rows[0]
-col = {h: i for i, h in enumerate(head)}
+if len(rows) < 2:
+    sys.exit(print(sys.argv[2], ": no kernels profiled"))
+col = {h: i for i, h in enumerate(rows[0])}
 for r in rows[1:]:
-    if not r[col.get("Kernel Name", 0)] or r[0] == "ID" or not r[col["gpu__time_duration.sum"]].replace('.', '').isdigit():
+    if not r[col["Kernel Name"]]:
         continue
-    g = lambda k: float(r[col[k]])
+    g = lambda key: float(r[col[key]].replace(",", ""))
     print(f"{sys.argv[2]}: {r[col['Kernel Name']][:60]:60s} {g('gpu__time_duration.sum') / 1e3:8.2f} us "
           f"elapsed {g('sm__cycles_elapsed.max'):8.0f} active avg {g('sm__cycles_active.avg'):8.0f} max {g('sm__cycles_active.max'):8.0f} "
           f"grid {g('launch__grid_size'):5.0f} smem {g('launch__shared_mem_per_block_dynamic') / 1024:6.1f} KB "

@@ -80,10 +80,10 @@ double stream_k_cost(const TileConfig& c, int64_t cluster_tiles, int64_t k_tiles
     return mm.stream_k_clk + partial_clk + static_cast<double>(ranges_per_tile - 1) * (mm.stream_k_partial_clk + partial_clk);
 }
 
-// The SMs' time alone: turns of tiles (whole turns, or with stream-K on sk_clusters clusters the
-// tiles' share of each) of main loop, epilogue and per-tile overhead, and stream-K's own cost.
-double sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
-                 int64_t sk_clusters, const MachineModel& mm) {
+// The SMs' time for the tiles: turns of tiles (whole turns, or with stream-K on sk_clusters
+// clusters the tiles' share of each) of main loop, epilogue and per-tile overhead.
+double tile_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                   int64_t sk_clusters, const MachineModel& mm) {
     const Turns t = turns_of(c, m, n, sm_count);
     const int64_t g = sk_clusters > 0 ? sk_clusters : t.clusters;
     const double turns = sk_clusters > 0 ? static_cast<double>(t.cluster_tiles) / g
@@ -92,14 +92,21 @@ double sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_b
     const double mainloop = static_cast<double>(k_tiles_of(c, k)) * k_tile_clocks;
     const double epilogue = static_cast<double>(c.bm) * c.bn * out_bytes /
                             (tma_epilogue && c.tma_store() ? mm.epilogue_smem_bytes_per_clk : mm.epilogue_bytes_per_clk);
-    const double sk = sk_clusters > 0 ? stream_k_cost(c, t.cluster_tiles, k_tiles_of(c, k), g, mm) : 0.0;
-    return turns * mainloop + std::max(1.0, turns) * (epilogue + mm.tile_overhead_clk) + sk;
+    return turns * mainloop + std::max(1.0, turns) * (epilogue + mm.tile_overhead_clk);
+}
+
+// The SMs' time alone: the tiles', and stream-K's own cost where it runs.
+double sm_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                 int64_t sk_clusters, const MachineModel& mm) {
+    const double tiles = tile_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, sk_clusters, mm);
+    if (sk_clusters <= 0) return tiles;
+    return tiles + stream_k_cost(c, turns_of(c, m, n, sm_count).cluster_tiles, k_tiles_of(c, k), sk_clusters, mm);
 }
 
 // What a launch reads from DRAM: dram_bytes, and A again for each further column of tiles of the
 // decode tiles (bn < 128). NOTES.md, "How many ranges a decode tile takes": 128x16 at 64 tokens
-// (four columns) ran as if it read A three or four times, 128x64 at 128 tokens as if twice; the
-// wider tiles' raster bands keep A's re-reads in L2.
+// (four columns, 4096x64x4096) ran as if it read A two or three times, 128x64 at 128 tokens as
+// if twice; the wider tiles' raster bands are laid out to keep A's re-reads in L2.
 double dram_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, const MachineModel& mm) {
     if (mm.dram_bytes_per_clk <= 0) return 0.0;
     const int64_t n_tiles = (n + c.bn - 1) / c.bn;
@@ -111,10 +118,8 @@ double dram_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
 
 bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                    const MachineModel& mm) {
-    const Turns t = turns_of(c, m, n, sm_count);
-    // (what the SMs would take with every cluster busy, against DRAM, before stream-K's own cost)
-    const double busy = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, t.clusters, mm) -
-                        stream_k_cost(c, t.cluster_tiles, k_tiles_of(c, k), t.clusters, mm);
+    // (what the SMs would take with every cluster busy, before stream-K's own cost, against DRAM)
+    const double busy = tile_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, turns_of(c, m, n, sm_count).clusters, mm);
     return dram_clocks(c, m, n, k, out_bytes, mm) > busy;
 }
 
@@ -133,13 +138,17 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
     const auto plannable = [&](int64_t g) { return g > 1 && iters >= g && t.cluster_tiles % g != 0; };
     int64_t best = 0;
     double least = time(0);
+    const auto consider = [&](int64_t g) {
+        if (!plannable(g)) return;
+        if (const double e = time(g); e < least) {
+            best = g;
+            least = e;
+        }
+    };
     // (s dividing the k-tiles: every range inside one tile)
     for (int64_t s = 2; t.cluster_tiles * s < t.clusters; ++s)
-        if (k_tiles_of(c, k) % s == 0 && plannable(t.cluster_tiles * s) && time(t.cluster_tiles * s) < least) {
-            best = t.cluster_tiles * s;
-            least = time(best);
-        }
-    if (plannable(t.clusters) && time(t.clusters) < least) best = t.clusters;
+        if (k_tiles_of(c, k) % s == 0) consider(t.cluster_tiles * s);
+    consider(t.clusters);
     return static_cast<int>(best);
 }
 

@@ -42,7 +42,7 @@ struct MachineModel {
     double dram_efficiency = 0.9;
     // NOTES: fitted to the decode measurements (plugins/sm90a/NOTES.md, "How many ranges a decode
     // tile takes"): what one SM streams from DRAM of the A rows and metadata only it reads (about
-    // 73 GB/s at 1.98 GHz whatever the stage depth: the latency of its loads bounds it); what a stream-K launch costs once
+    // 73 GB/s at 1.98 GHz, and alike with 6 to 20 stages); what a stream-K launch costs once
     // (flags, the owners' first wait) and for each further partial an owner adds in turn (a flag's
     // acquire, then the load, one after the other); and the rate at which a consumer stores or
     // loads a partial (128 threads, 16 bytes each, through L2).
