@@ -6,6 +6,7 @@
 #include <spmma_sm90a/split_plan.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -177,8 +178,9 @@ TEST_CASE("sm90a heuristic: a weight times 1 to 128 tokens runs the decode tile 
             const int out_bytes = acc == "s32" ? 4 : 2;
             for (const Shape& l : layers)
                 for (const Want& w : wants) {
-                    // (128 tokens on the 19 MB layer: 128x64 ran ahead there, below)
-                    if (w.n == 128 && l.m * l.k < 64 * 1024 * 1024) continue;
+                    // (128 tokens on the 19 MB layer: 128x64 ran ahead there, and 64 tokens: 64x64;
+                    // both below)
+                    if (w.n >= 64 && l.m * l.k < 64 * 1024 * 1024) continue;
                     if (mm.dram_bytes_per_clk == kH200.dram_bytes_per_clk && w.n > 32) continue;
                     const TileConfig* t = chosen(cs, l.m, w.n, l.k, out_bytes, false, mm);
                     REQUIRE(t != nullptr);
@@ -187,6 +189,41 @@ TEST_CASE("sm90a heuristic: a weight times 1 to 128 tokens runs the decode tile 
                     CHECK(config_name(*t) == w.tile);
                 }
         }
+}
+
+TEST_CASE("sm90a heuristic: 64x64 at 64 and 128 tokens where 128x64 tiles leave SMs idle, 128x64 on the large layers, "
+          "no 64-row tile at 32 tokens or fewer", "[sm90a][model]") {
+    // bench/decode/splits.sh with the 64-row decode tiles, 2026-11-28 (H200; e4m3 us, best plan
+    // of each tile): plugins/sm90a/NOTES.md, "A 64-row decode tile".
+    struct Case {
+        std::string type;
+        int64_t m, n, k;
+        std::string tile;
+    };
+    const std::vector<Case> cases = {
+        {"e4m3", 4096, 64, 4096, "64x64_c1x1"},     // 10.8; 128x64 11.8
+        {"e4m3", 6144, 64, 4096, "64x64_c1x1"},     // 11.4; 128x64 12.2
+        {"f16", 6144, 64, 4096, "64x64_c1x1"},      // 14.7; 128x64 16.6
+        {"e4m3", 7168, 64, 8192, "64x64_c1x1"},     // 16.3; 128x64 17.2
+        {"e4m3", 1280, 128, 8192, "64x64_c1x1"},    // 12.0 in two; 128x32 13.3
+        {"e4m3", 57344, 64, 8192, "128x64_c1x1"},   // 81.2; 64x64 84.8
+        {"e4m3", 28672, 64, 4096, "128x64_c1x1"},   // 27.8; 64x64 28.0
+        {"f16", 8192, 64, 28672, "128x64_c1x1"},    // 72.7 in two; 64x64 79.4
+        {"e4m3", 6144, 16, 4096, "128x16_c1x1"},    // 11.4; 64x16 11.3, 64x64 14.4
+        {"e4m3", 7168, 16, 8192, "128x16_c1x1"},    // 15.5; 64x16 16.8, 64x64 22.8
+    };
+    for (const Case& c : cases) {
+        const std::string acc = c.type == "s8" ? "s32" : "f32";
+        const TileConfig* t = chosen(configs(c.type, acc), c.m, c.n, c.k, 2, false, kH200);
+        REQUIRE(t != nullptr);
+        INFO(c.type << " " << c.m << "x" << c.n << "x" << c.k << ": chose " << config_name(*t));
+        CHECK(config_name(*t) == c.tile);
+    }
+    // (the model gives a 64-row decode tile no estimate at 32 tokens or fewer)
+    const TileConfig t64{Family::B8, 64, 64, 1, 1, 14};
+    CHECK(!weighs(t64, 32));
+    CHECK(weighs(t64, 33));
+    CHECK(estimate(t64, 4096, 16, 4096, 2, 132, false, kH200).clocks == std::numeric_limits<double>::infinity());
 }
 
 TEST_CASE("sm90a heuristic: decode tiles fewer than the clusters run whole or cut into the ranges the H100 measured fastest",

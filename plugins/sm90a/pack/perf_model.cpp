@@ -1,6 +1,7 @@
 #include <spmma_sm90a/perf_model.hpp>
 
 #include <algorithm>
+#include <limits>
 
 namespace spmma_sm90a {
 
@@ -33,7 +34,7 @@ double mainloop_efficiency(const TileConfig& c, const MachineModel& mm) {
     double e = std::min(1.0, mm.smem_bytes_per_clk / smem);
     e = std::min(e, mm.l2_bytes_per_clk / l2_bytes_per_peak_clk(c));
     // One consumer warpgroup leaves the tensor cores idle while it waits for its own group.
-    if (c.consumers() == 1) e *= 0.6;
+    if (c.consumers() == 1) e *= c.bn <= 64 ? mm.one_consumer_decode_efficiency : mm.one_consumer_efficiency;
     return e;
 }
 
@@ -154,6 +155,7 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
 
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm) {
+    if (!weighs(c, n)) return {std::numeric_limits<double>::infinity(), false, (n + c.bn - 1) / c.bn, int64_t{c.bm} * c.bn, 0};
     const int g = stream_k_clusters(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm);
     const double sm = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, g, mm);
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);

@@ -50,7 +50,19 @@ struct MachineModel {
     double stream_k_clk = 2500;
     double stream_k_partial_clk = 660;
     double partial_bytes_per_clk = 16;
+    // NOTES: a tile of one consumer warpgroup (64 rows) leaves the tensor cores idle while that
+    // consumer waits for its own wgmma group: fitted at 0.6 of the peak on the standard set's
+    // tiles, and at 0.8 on the decode tiles (bn <= 64), whose short groups wait less
+    // (plugins/sm90a/NOTES.md, "A 64-row decode tile": the H200 sweep of 2026-11-28).
+    double one_consumer_efficiency = 0.6;
+    double one_consumer_decode_efficiency = 0.8;
 };
+
+// Whether the model weighs configuration c for n columns of D at all. NOTES: a 64-row decode tile
+// at 32 tokens or fewer ran 4-50 % behind the 128-row tile of the tokens' width on every layer
+// measured (plugins/sm90a/NOTES.md, "A 64-row decode tile"): most of its B box lies past the
+// tokens, which TMA fills with zeros and the tensor cores multiply, and the model counts neither.
+inline bool weighs(const TileConfig& c, int64_t n) { return !(c.bm == 64 && c.bn <= 64 && n <= 32); }
 
 // Bytes a launch moves through DRAM at least: compressed A and its metadata (4 bits per group of
 // four), B and D, once each (A padded along k to whole stages, as the kernels read it).
@@ -92,7 +104,8 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
 
 // What choose_config weighs: the estimate, whether DRAM bounds it (the SMs' part, turns of main
 // loop, epilogue and overhead with the stream-K choice of stream_k_pays, is below the DRAM term),
-// and for such launches the tile's columns of D (ceil(n / bn): each reads A again) and its area.
+// and for such launches the tile's columns of D (ceil(n / bn): each reads A again) and its area;
+// an infinite estimate where the model does not weigh the configuration (weighs).
 struct Estimate {
     double clocks;
     bool dram_bound;
@@ -133,7 +146,7 @@ inline int memory_bound_order(const Estimate& ei, const Estimate& eb) {
 }
 
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
-// where either is bound by DRAM memory_bound_order; else (or where it does not part them) the best
+// where either is bound by DRAM the one with more consumer warpgroups, then memory_bound_order; else (or where it does not part them) the best
 // cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
 // of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the
 // one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
@@ -167,6 +180,12 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
         const Estimate &ei = e[i], &eb = e[best];
         if (ei.dram_bound || eb.dram_bound) {
+            // (two consumers first: at 57344x64x8192 and 28672x64x4096, where 64x64 and 128x64
+            // estimate level, 128x64 ran 1-4 % ahead; NOTES.md, "A 64-row decode tile")
+            if (cs[i].consumers() != cs[best].consumers()) {
+                if (cs[i].consumers() > cs[best].consumers()) best = i;
+                continue;
+            }
             if (const int order = memory_bound_order(ei, eb); order != 0) {
                 if (order < 0) best = i;
                 continue;
