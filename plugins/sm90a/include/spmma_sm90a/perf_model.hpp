@@ -76,9 +76,10 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
                    bool tma_epilogue, const MachineModel& mm = {});
 
 // The clusters a launch deals stream-K ranges to, or 0 for whole tiles: where stream-K pays
-// (stream_k_pays), the least estimate of whole tiles, every cluster (the last turn's tiles split
-// over all of them), and, where the tiles are fewer than the clusters, every tile cut into s equal
-// ranges on s x tiles clusters (s = 2, 3, ... dividing the tile's k-tiles). NOTES.md, "How many ranges a decode tile takes":
+// (stream_k_pays), with a turn of tiles or more every cluster (the last turn's tiles split over
+// all of them), and where the tiles are fewer than the clusters the least estimate of whole tiles
+// and of every tile cut into s equal ranges on s x tiles clusters (s = 2, 3, ... dividing the
+// tile's k-tiles). NOTES.md, "How many ranges a decode tile takes":
 // a range's SM streams its A at sm_stream_bytes_per_clk, so few tiles need more ranges than one, but each
 // range more is a partial its owner adds in turn, so where the SMs that whole tiles occupy already
 // pull what DRAM gives, whole tiles are fastest.
@@ -111,6 +112,7 @@ struct Estimate {
     bool dram_bound;
     int64_t n_tiles, area;
     int sk_clusters;  // stream_k_clusters: 0 for whole tiles
+    double turns = 0;  // cluster tiles per cluster the SMs hold
 };
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm = {});
@@ -133,6 +135,10 @@ int cluster_tie_rank(const TileConfig& c);
 // and measured level or behind, stays outside.
 constexpr double kEstimateTieBand = 1.015;
 
+// The share of the clusters (cluster tiles per cluster) from which, among DRAM-bound estimates
+// within the tie band, the tile with two consumer warpgroups goes first (choose_config).
+constexpr double kOneConsumerFillsSms = 0.9;
+
 // Between two configurations estimated within kEstimateTieBand of the fastest, at least one bound
 // by DRAM: -1 when ci goes first, 1 when cb does, 0 when this rule does not part them. The fewer
 // columns of tiles (each reads A again), then the one bound by DRAM (its SMs have time to spare),
@@ -146,7 +152,8 @@ inline int memory_bound_order(const Estimate& ei, const Estimate& eb) {
 }
 
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
-// where either is bound by DRAM the one with more consumer warpgroups, then memory_bound_order; else (or where it does not part them) the best
+// where either is bound by DRAM the one with more consumer warpgroups (where a tile fills
+// kOneConsumerFillsSms of the clusters), then memory_bound_order; else (or where it does not part them) the best
 // cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
 // of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the
 // one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
@@ -180,9 +187,12 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
         const Estimate &ei = e[i], &eb = e[best];
         if (ei.dram_bound || eb.dram_bound) {
-            // (two consumers first: at 57344x64x8192 and 28672x64x4096, where 64x64 and 128x64
-            // estimate level, 128x64 ran 1-4 % ahead; NOTES.md, "A 64-row decode tile")
-            if (cs[i].consumers() != cs[best].consumers()) {
+            // (two consumers first where the one-consumer tiles fill nine tenths of the SMs or more:
+            // at 57344x64x8192, 28672x64x4096 and 8192x64x28672, where 64x64 and 128x64 estimate
+            // level, 128x64 ran up to 10 % ahead; with 64x64 on 85 % of them or fewer, 64x64 ran
+            // level with or up to 13 % ahead of 128x64, 7168x64x8192 included. Fitted to the
+            // H200 sweeps of 2026-11-28; NOTES.md, "A 64-row decode tile")
+            if (cs[i].consumers() != cs[best].consumers() && std::max(ei.turns, eb.turns) >= kOneConsumerFillsSms) {
                 if (cs[i].consumers() > cs[best].consumers()) best = i;
                 continue;
             }
