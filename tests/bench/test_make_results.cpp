@@ -137,14 +137,19 @@ TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULT
     const std::string kept = "bench/results/" + readme.substr(at + lead.size(), end - at - lead.size());
     INFO(kept);
     REQUIRE(fs::is_directory(kSource / kept));
-    // And the folder its decode section comes from, where the README names one.
-    const std::string decode_lead = "and its decode section\nfrom `";
-    const size_t dat = readme.find(decode_lead);
+    // And the folders its decode sections come from (one per card, in the README's order), where
+    // the README names them: every `...` between "and its decode sections" and "by".
     std::string decode;
-    if (dat != std::string::npos) {
-        const size_t dend = readme.find('`', dat + decode_lead.size());
-        REQUIRE(dend != std::string::npos);
-        decode = " --decode bench/results/" + readme.substr(dat + decode_lead.size(), dend - dat - decode_lead.size()) + "set.jsonl.gz";
+    if (const size_t dat = readme.find("and its decode sections", end); dat != std::string::npos) {
+        const size_t by = readme.find(", by `make_results.py`", dat);
+        REQUIRE(by != std::string::npos);
+        for (size_t q = readme.find('`', dat); q < by; q = readme.find('`', q + 1)) {
+            const size_t qend = readme.find('`', q + 1);
+            REQUIRE(qend < by);
+            decode += " --decode bench/results/" + readme.substr(q + 1, qend - q - 1) + "set.jsonl.gz";
+            q = qend;
+        }
+        REQUIRE(!decode.empty());
     }
     const Run r = make_results(kept + "worker.jsonl --peers " + kept + "peers.json --command "
                                "'REPEAT=2 bench/sweep/standard.sh; STAGES=peers bench/baselines/device.sh'" + decode,
