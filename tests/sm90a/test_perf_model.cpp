@@ -192,7 +192,7 @@ TEST_CASE("sm90a heuristic: a weight times 1 to 128 tokens runs the decode tile 
 }
 
 TEST_CASE("sm90a heuristic: 64x64 at 64 and 128 tokens where 128x64 tiles leave SMs idle, 128x64 on the large layers, "
-          "no 64-row tile at 32 tokens or fewer", "[sm90a][model]") {
+          "no 64-row tile at half its width of tokens or fewer", "[sm90a][model]") {
     // bench/decode/splits.sh with the 64-row decode tiles, 2026-11-28 (H200; e4m3 us, best plan
     // of each tile): plugins/sm90a/NOTES.md, "A 64-row decode tile".
     struct Case {
@@ -224,7 +224,7 @@ TEST_CASE("sm90a heuristic: 64x64 at 64 and 128 tokens where 128x64 tiles leave 
     // cluster)
     const TileConfig f16_64x64{Family::B16, 64, 64, 1, 1, 14};
     CHECK(stream_k_clusters(f16_64x64, 1280, 128, 8192, 2, 132, true, kH200) == 80);
-    // (the model gives a 64-row decode tile no estimate at 32 tokens or fewer)
+    // (the model gives a 64-row decode tile no estimate with half its columns or more past the tokens)
     const TileConfig t64{Family::B8, 64, 64, 1, 1, 14};
     CHECK(!weighs(t64, 32));
     CHECK(weighs(t64, 33));

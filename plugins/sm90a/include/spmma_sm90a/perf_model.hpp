@@ -58,11 +58,12 @@ struct MachineModel {
     double one_consumer_decode_efficiency = 0.8;
 };
 
-// Whether the model weighs configuration c for n columns of D at all. NOTES: a 64-row decode tile
-// at 32 tokens or fewer ran 4-50 % behind the 128-row tile of the tokens' width on every layer
-// measured (plugins/sm90a/NOTES.md, "A 64-row decode tile"): most of its B box lies past the
-// tokens, which TMA fills with zeros and the tensor cores multiply, and the model counts neither.
-inline bool weighs(const TileConfig& c, int64_t n) { return !(c.bm == 64 && c.bn <= 64 && n <= 32); }
+// Whether the model weighs configuration c for n columns of D at all: not a 64-row decode tile
+// with half its columns or more past the tokens. NOTES: 64x64 at 1 and 16 tokens ran 1.2-1.5x
+// behind 128x16 on every layer measured (plugins/sm90a/NOTES.md, "A 64-row decode tile"): TMA
+// fills the B rows past the tokens with zeros and the tensor cores multiply them, which the model
+// counts for neither tile.
+inline bool weighs(const TileConfig& c, int64_t n) { return !(c.bm == 64 && c.bn <= 64 && 2 * n <= c.bn); }
 
 // Bytes a launch moves through DRAM at least: compressed A and its metadata (4 bits per group of
 // four), B and D, once each (A padded along k to whole stages, as the kernels read it).
