@@ -29,7 +29,7 @@ TYPES=("f16|--dtype f16|sm90a_f16f16_f32"
        "e4m3|--dtype e4m3|sm90a_e4m3e4m3_f32"
        "s8|--dtype s8|sm90a_s8s8_s32")
 KTYPES=${KTYPES:-f16,e4m3}
-DECODE_KERNELS=${DECODE_KERNELS:-"64x16x*,64x32x*,64x64x*,128x16x*,128x32x*,128x64x*,128x128x*_c2x1_*"}
+DECODE_KERNELS=${DECODE_KERNELS:-"64x64x*,128x16x*,128x32x*,128x64x*,128x128x*_c2x1_*"}
 globs() { local prefix=$1 out="" g; IFS=',' read -ra gs <<< "$2"; for g in "${gs[@]}"; do out+="${out:+,}${prefix}_$g"; done; echo "$out"; }
 has() { [[ ",$1," == *",$2,"* ]]; }
 

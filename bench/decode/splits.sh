@@ -15,7 +15,7 @@ SHAPES=${SHAPES:-6144x4096 4096x4096 4096x14336 10240x8192 8192x8192 8192x28672 
 N=${N:-1,16,64,128}
 KTYPES=${KTYPES:-f16,e4m3}
 MIN_TIME=${MIN_TIME:-0.03}
-KERNELS=${KERNELS:-128x16x*_s12,128x32x*,128x64x*_c1x1_*,128x128x*_c2x1_*}
+KERNELS=${KERNELS:-64x64x*,128x16x*_s12,128x32x*,128x64x*_c1x1_*,128x128x*_c2x1_*}
 TYPES=("f16|--dtype f16|sm90a_f16f16_f32" "bf16|--dtype bf16|sm90a_bf16bf16_f32"
        "e4m3|--dtype e4m3|sm90a_e4m3e4m3_f32" "s8|--dtype s8|sm90a_s8s8_s32")
 globs() { local prefix=$1 out="" g; IFS=',' read -ra gs <<< "$2"; for g in "${gs[@]}"; do out+="${out:+,}${prefix}_$g"; done; echo "$out"; }

@@ -1,7 +1,7 @@
 // fmt's compiled part, built once into spmma_fmt (deps/CMakeLists.txt). Debian's libfmt-dev ships
 // the headers and a shared library only; linking that library would make every binary need
 // libfmt.so.9 where it runs (the GPU machines have none), and fmt's header-only mode compiles
-// this part again in every translation unit that formats (about half of each one's compile time).
+// this part again in every translation unit that formats.
 // The functions fmt defines out of line come from format-inl.h; the templates it declares and
 // leaves to its library (format.h's extern templates, and what its headers call but only
 // format-inl.h defines) are instantiated here for the types spmma's code formats.
