@@ -263,6 +263,19 @@ TEST_CASE("sm90a heuristic: decode tiles fewer than the clusters run whole or cu
     }
 }
 
+TEST_CASE("sm90a heuristic: narrow decode tiles whose owners add their partials together cut few tiles into more ranges",
+          "[sm90a][model]") {
+    // bench/decode/ab_build.sh, 2026-11-28 (H200): with the flags read side by side and four
+    // partials loaded together (add_partials), f16 1280x16x8192 on 128x16 ran 11.5 us in eight
+    // ranges, 12.3 in four, 22.4 whole (the kernels before: 12.8 in four, the plan the model
+    // chose while it counted a flag's and a load's round trip for every partial).
+    const auto cs = configs("f16", "f32");
+    const TileConfig* t = chosen(cs, 1280, 16, 8192, 2, false, kH200);
+    REQUIRE(t != nullptr);
+    CHECK(config_name(*t) == "128x16_c1x1");
+    CHECK(stream_k_clusters(*t, 1280, 16, 8192, 2, 132, false, kH200) == 10 * 8);
+}
+
 TEST_CASE("sm90a heuristic: among estimates within 1.5 %, a 2x1 cluster beats 1x1, which beats 2x2 and 1x2",
           "[sm90a][model]") {
     const std::vector<TileConfig> cs = {TileConfig{Family::B16, 256, 192, 1, 2, 5}, TileConfig{Family::B16, 256, 192, 2, 2, 5},

@@ -627,6 +627,17 @@ __device__ __forceinline__ void add_acc(typename K::Acc& a, uint32_t w) {
     }
 }
 
+// Word i of a thread's partial (four accumulator registers of one m64 block) added to the
+// accumulators it was stored from (store_partial's order).
+template <class K>
+__device__ __forceinline__ void add_word(typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs], int i, const uint4& w) {
+    const int j = (4 * i) / K::kAccRegs, r = (4 * i) % K::kAccRegs;
+    add_acc<K>(acc[j][r], w.x);
+    add_acc<K>(acc[j][r + 1], w.y);
+    add_acc<K>(acc[j][r + 2], w.z);
+    add_acc<K>(acc[j][r + 3], w.w);
+}
+
 // Waits (one thread per consumer, then the consumer's named barrier) until slot `slot` holds this
 // launch's partials, and adds them to the accumulators.
 template <class K>
@@ -646,6 +657,44 @@ __device__ __forceinline__ void add_partial(typename K::Acc (&acc)[K::kMBlocks][
             add_acc<K>(acc[j][r + 2], w.z);
             add_acc<K>(acc[j][r + 3], w.w);
         }
+}
+
+// Waits until the `count` slots first_slot, first_slot + stride, ... hold this launch's partials
+// (each flag acquired by a thread of its own, then the consumer's named barrier `bar`), and adds
+// them to the accumulators in slot order, so the sums are those of add_partial one by one. For
+// partials of at most 16 words a thread (kPartialsTogether: the decode tiles and 128x128).
+// NOTES: add_partial one after the other waits a flag's round trip and a load's per partial, 660
+// clocks each (fitted to the 2026-11-27 H100 sweeps, plugins/sm90a/NOTES.md, "How many ranges a
+// decode tile takes"); here the flags are read side by side and the loads of kGroup partials are
+// in flight together. The wide tiles keep add_partial: their registers are the accumulators'
+// already (a thread per flag spilled 256x192), and any change to that code moved the 16-bit
+// 128x256 kernels' register allocation and cost them 2 % (plugins/sm90a/NOTES.md).
+template <class K>
+__device__ __forceinline__ void add_partials(typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs], const KernelParams& p,
+                                             int first_slot, int count, int stride, uint32_t bar) {
+    static_assert(K::kAccRegs % 4 == 0, "a partial's 16-byte word holds four registers of one m64 block");
+    constexpr int kWords = K::kMBlocks * K::kAccRegs / 4;  // 16-byte words a thread holds of one partial
+    static_assert(kWords <= 16, "the wide tiles add their partials one by one (add_partial)");
+    const int t = threadIdx.x % 128;
+    for (int r = t; r < count; r += 128)
+        while (spmma_ptx::ld_acquire_gpu_u32(p.sk_flags + first_slot + r * stride) != p.sk_epoch) __nanosleep(64);
+    spmma_ptx::named_barrier_sync(bar, 128);
+    constexpr int kGroup = kWords <= 4 ? 4 : kWords <= 8 ? 2 : 1;
+    for (int r0 = 0; r0 < count; r0 += kGroup) {
+        uint4 w[kGroup][kWords];
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g)
+            if (r0 + g < count) {
+                const uint4* src = partial_slot<K>(p, first_slot + (r0 + g) * stride) + t;
+#pragma unroll
+                for (int i = 0; i < kWords; ++i) w[g][i] = __ldcg(src + i * 128);
+            }
+#pragma unroll
+        for (int g = 0; g < kGroup; ++g)
+            if (r0 + g < count)
+#pragma unroll
+                for (int i = 0; i < kWords; ++i) add_word<K>(acc, i, w[g][i]);
+    }
 }
 
 // ================================ the kernel =====================================================
@@ -890,8 +939,14 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     continue;
                 }
                 if (u.k_begin > 0) {
-                    for (int r = p.work.first_range_of_tile(u.tile); r < range; ++r)
-                        add_partial<K>(acc, p, r * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
+                    if constexpr (K::kMBlocks * K::kAccRegs <= 64) {
+                        const int first = p.work.first_range_of_tile(u.tile);
+                        constexpr int kStride = K::kCluster * K::kConsumers;
+                        add_partials<K>(acc, p, first * kStride + slot_cta, range - first, kStride, 1u + consumer);
+                    } else {
+                        for (int r = p.work.first_range_of_tile(u.tile); r < range; ++r)
+                            add_partial<K>(acc, p, r * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);
+                    }
                 }
             }
 

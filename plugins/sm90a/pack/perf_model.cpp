@@ -70,15 +70,30 @@ double k_tile_stream_clocks(const TileConfig& c, const MachineModel& mm) {
                : 0.0;
 }
 
+// The round trips an owner waits for to add `partials` partials: with a partial of at most 16
+// words a thread (sm90a_spgemm.cuh, add_partials) the flags are read side by side and the loads
+// of a group (4 partials of up to 4 words, 2 of up to 8, else 1) go together; wider partials take
+// a flag, then a load, one after the other. A flag's round trip and a load's each taken as half of
+// stream_k_partial_clk (fitted as their sum).
+double partial_round_trips_clk(const TileConfig& c, int64_t partials, const MachineModel& mm) {
+    if (partials <= 0) return 0;
+    const int words = c.acc_regs(false) / 4;
+    if (words > 16) return static_cast<double>(partials) * mm.stream_k_partial_clk;
+    const int64_t group = words <= 4 ? 4 : words <= 8 ? 2 : 1;
+    return mm.stream_k_partial_clk / 2 * static_cast<double>(1 + (partials + group - 1) / group);
+}
+
 // The stream-K part of a launch on `g` clusters: once, with a partial's store, then each partial
-// an owner adds (as many as the ranges that share a split tile, less one), with its load.
+// an owner adds (as many as the ranges that share a split tile, less one): its load's bytes, and
+// the round trips of all of them (partial_round_trips_clk).
 double stream_k_cost(const TileConfig& c, int64_t cluster_tiles, int64_t k_tiles, int64_t g, const MachineModel& mm) {
     const int64_t split = cluster_tiles >= g ? cluster_tiles % g : cluster_tiles;
     // (a range that ends inside a tile adds one more to the tile it shares)
     const int64_t ranges_per_tile =
         split > 0 ? (g + split - 1) / split + ((split * k_tiles) % g != 0 ? 1 : 0) : 1;
     const double partial_clk = static_cast<double>(c.bm) * c.bn * 4 / mm.partial_bytes_per_clk;
-    return mm.stream_k_clk + partial_clk + static_cast<double>(ranges_per_tile - 1) * (mm.stream_k_partial_clk + partial_clk);
+    return mm.stream_k_clk + partial_clk + static_cast<double>(ranges_per_tile - 1) * partial_clk +
+           partial_round_trips_clk(c, ranges_per_tile - 1, mm);
 }
 
 // The SMs' time for the tiles: turns of tiles (whole turns, or with stream-K on sk_clusters
