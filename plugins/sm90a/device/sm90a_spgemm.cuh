@@ -662,7 +662,7 @@ __device__ __forceinline__ void add_partial(typename K::Acc (&acc)[K::kMBlocks][
 // Waits until the `count` slots first_slot, first_slot + stride, ... hold this launch's partials
 // (each flag acquired by a thread of its own, then the consumer's named barrier `bar`), and adds
 // them to the accumulators in slot order, so the sums are those of add_partial one by one. For
-// partials of at most 16 words a thread (kPartialsTogether: the decode tiles and 128x128).
+// partials of at most 16 words a thread (64 accumulator registers: the decode tiles and 128x128).
 // NOTES: add_partial one after the other waits a flag's round trip and a load's per partial, 660
 // clocks each (fitted to the 2026-11-27 H100 sweeps, plugins/sm90a/NOTES.md, "How many ranges a
 // decode tile takes"); here the flags are read side by side and the loads of kGroup partials are

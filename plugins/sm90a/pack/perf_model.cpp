@@ -77,7 +77,7 @@ double k_tile_stream_clocks(const TileConfig& c, const MachineModel& mm) {
 // stream_k_partial_clk (fitted as their sum).
 double partial_round_trips_clk(const TileConfig& c, int64_t partials, const MachineModel& mm) {
     if (partials <= 0) return 0;
-    const int words = c.acc_regs(false) / 4;
+    const int words = c.acc_regs(false) / 4;  // (f32 accumulators: the f16-accumulator kernels hold half)
     if (words > 16) return static_cast<double>(partials) * mm.stream_k_partial_clk;
     const int64_t group = words <= 4 ? 4 : words <= 8 ? 2 : 1;
     return mm.stream_k_partial_clk / 2 * static_cast<double>(1 + (partials + group - 1) / group);

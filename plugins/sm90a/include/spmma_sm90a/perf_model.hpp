@@ -43,10 +43,11 @@ struct MachineModel {
     // NOTES: fitted to the decode measurements (plugins/sm90a/NOTES.md, "How many ranges a decode
     // tile takes"): what one SM streams from DRAM of the A rows and metadata only it reads (about
     // 73 GB/s at 1.98 GHz, and alike with 6 to 20 stages); what a stream-K launch costs once
-    // (flags, the owners' first wait) and for each further partial an owner added in turn (a flag's
-    // acquire, then the load, one after the other: the kernels before add_partials read the flags
-    // side by side); and the rate at which a consumer stores or loads a partial (128 threads, 16
-    // bytes each, through L2).
+    // (flags, the owners' first wait) and for each further partial an owner adds in turn (a flag's
+    // acquire, then the load; fitted before the narrow tiles' owners waited for all their flags
+    // at once and loaded their partials in groups: perf_model.cpp, partial_round_trips_clk); and
+    // the rate at which a consumer stores or loads a partial (128 threads, 16 bytes each, through
+    // L2).
     double sm_stream_bytes_per_clk = 37;
     double stream_k_clk = 2500;
     double stream_k_partial_clk = 660;
