@@ -121,4 +121,7 @@ fi
 note "done, $FAILS failed steps"
 python3 bench/decode/table.py "$OUT" | tee "$OUT/table.txt"
 if [[ " $STAGES " == *" ab "* || " $STAGES " == *" flush "* ]]; then python3 bench/decode/ab_table.py "$OUT" | tee "$OUT/ab.txt"; fi
-(cd "$OUT" && tar czf records.tgz --exclude records.tgz ./*.jsonl ./*.json ./*.log ./*.txt 2>/dev/null && rm -f ./*.jsonl ./*.json ./*.log)
+# (only the patterns that match: without the peers stage there is no .json, and tar failing on
+# the missing name left every record loose in $OUT)
+(cd "$OUT" && shopt -s nullglob && files=(./*.jsonl ./*.json ./*.log ./*.txt) && tar czf records.tgz "${files[@]}" &&
+    rm -f ./*.jsonl ./*.json ./*.log)
