@@ -156,8 +156,9 @@ inline int memory_bound_order(const Estimate& ei, const Estimate& eb) {
 
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
 // where either is bound by DRAM the one with more consumer warpgroups (where a tile fills
-// kOneConsumerFillsSms of the clusters), then memory_bound_order; else (or where it does not part them) the best
-// cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
+// kOneConsumerFillsSms of the clusters), then memory_bound_order; else (or where it does not part them) 128x128
+// without a cluster where its tiles fill less than a turn, else the best cluster_tie_rank, then the wider epilogue
+// buffer rows (fewer, larger tma stores per byte
 // of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the
 // one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
 // error it wastes less on partial tiles and turns, and measured ahead), then the least estimate,
