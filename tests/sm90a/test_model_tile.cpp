@@ -379,6 +379,37 @@ TEST_CASE("sm90a epilogue terms: every narrow tile has a region per consumer war
     CHECK(staged > 0);
 }
 
+// The epilogue terms of the wide tiles (TileConfig::stages_wide_terms, TileTerms::kWide in
+// sm90a_spgemm.cuh): one region per consumer after the barriers, its rows (8 bytes each) then the
+// tile's column pairs (16 bytes each), 16-byte aligned for the pairs' reads, disjoint, inside the
+// CTA's shared memory with the slack that aligns its base; among them the serving op's 8-bit
+// 128x256 kernels.
+TEST_CASE("sm90a epilogue terms: the wide tiles with room keep a region per consumer past the barriers, 8-bit 128x256 among them",
+          "[sm90a][model]") {
+    int wide = 0;
+    for (const KernelCase& kc : plugin_kernels()) {
+        const TileConfig& c = kc.cfg;
+        INFO(kc.name);
+        if (c.bn <= 64 || c.acc_regs(false) <= 64) CHECK_FALSE(c.stages_wide_terms());
+        if (c.family == Family::B8 && c.bm == 128 && c.bn == 256) CHECK(c.stages_wide_terms());
+        if (!c.stages_wide_terms()) {
+            CHECK(c.smem_bytes() == c.barriers_end() + 1024);
+            continue;
+        }
+        ++wide;
+        CHECK(c.wide_terms_consumer_bytes() == c.wg_m() * 8 + c.bn / 2 * 16);
+        for (int consumer = 0; consumer < c.consumers(); ++consumer) {
+            const int off = c.wide_terms_offset(consumer);
+            CHECK(off % 16 == 0);
+            CHECK(off >= c.barriers_end());
+            if (consumer > 0) CHECK(off >= c.wide_terms_offset(consumer - 1) + c.wide_terms_consumer_bytes());
+        }
+        CHECK(c.wide_terms_offset(c.consumers() - 1) + c.wide_terms_consumer_bytes() + 1024 <= c.smem_bytes());
+        CHECK(c.smem_bytes() <= kMaxSmemPerCta);
+    }
+    CHECK(wide > 0);
+}
+
 // The borrowed epilogue buffers (TileConfig::epi_borrows, sm90a_spgemm.cuh): consumer c writes
 // chunks into its own buffer and into two buffers at b_offset + s * b_stage_bytes + c * 2 *
 // epi_buffer_bytes of the tile's last stage s. For every kernel that borrows and every stage:

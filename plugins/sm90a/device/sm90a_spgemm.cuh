@@ -198,7 +198,9 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
 // tile. The narrow tiles (kStaged: TileConfig::stages_terms) copy them into shared memory as the
 // tile starts and read them into registers once the main loop is done (ready); 128x128, without
 // that room, loads them into registers before the main loop, where its first wgmma waits for
-// them (bench/NOTES.md 2026-11-27 12:52). The others
+// them (bench/NOTES.md 2026-11-27 12:52). The wide tiles with room for them (kWide:
+// TileConfig::stages_wide_terms) copy them into a shared region of the consumer as the tile
+// starts and read each where it is used. The others
 // load a group where its chunk is stored (group) and a row's terms where they are used (the whole
 // tile's groups beside 128 accumulators spilled too; a form that loaded the rows once and the
 // groups one ahead measured slower, plugins/sm90a/NOTES.md). Rows and columns past D
@@ -206,7 +208,7 @@ __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const 
 // column vectors have an even length. The kernels that fuse no epilogue hold nothing.
 template <class K, bool kOn = K::kFusesEpilogue>
 struct TileTerms {
-    static constexpr bool kHeld = false;
+    static constexpr bool kHeld = false, kWide = false;
 };
 
 template <class K>
@@ -214,6 +216,12 @@ struct TileTerms<K, true> {
     static constexpr int kGroups = (K::cfg.bn + 63) / 64;
     static constexpr bool kHeld = K::kTermsBeforeMainLoop;
     static constexpr bool kStaged = kHeld && K::cfg.stages_terms();
+    static constexpr bool kWide = !kHeld && K::cfg.stages_wide_terms();
+    // The consumer's shared region when wide (TileConfig::wide_terms_offset): row r's scale and
+    // bias at 8 r, then column pair q's two scales and two biases at kWideCols + 16 q.
+    static constexpr int kWideCols = K::cfg.wg_m() * 8;
+    static_assert(!kWide || kWideCols + K::cfg.bn / 2 * 16 == K::cfg.wide_terms_consumer_bytes(),
+                  "a wide tile's terms fill the consumer's region: its rows and the tile's column pairs");
     // The warp's shared region when staged (TileConfig::terms_offset): the row scales of its 16
     // rows per m64 block, their biases, then each lane's column scale pair and bias pair.
     static constexpr int kRowWords = K::kMBlocks * 16;
@@ -224,27 +232,56 @@ struct TileTerms<K, true> {
     spmma_epilogue::RowTerms rows[kHeld ? K::kMBlocks : 1][2];
     spmma_epilogue::PairTerms cols[kHeld ? kGroups : 1];
     int row0, col0;  // the consumer's first row of D, the tile's first column
+    const uint8_t* region;  // the consumer's shared region when wide (ready)
 
-    // Loads the held terms, or starts their copy into the warp's region at shared address
-    // `region` when staged: wg_row0, the consumer's first row of D; col0, the tile's first column.
-    __device__ __forceinline__ void load(const KernelParams& p, int wg_row0, int tile_col0, uint32_t region) {
+    // Where this thread's terms are staged (kStaged: its warp's region; kWide: its consumer's).
+    __device__ __forceinline__ static int region_offset(int consumer, int w4) {
+        constexpr TileConfig cfg = K::cfg;  // a copy: device code may not refer to K::cfg at run time
+        return kWide ? cfg.wide_terms_offset(consumer) : cfg.terms_offset(consumer, w4);
+    }
+
+    // Loads the held terms, or starts their copy into the region at shared address `to`
+    // when staged or wide: wg_row0, the consumer's first row of D; col0, the tile's first column;
+    // bar, the consumer's named barrier.
+    __device__ __forceinline__ void load(const KernelParams& p, int wg_row0, int tile_col0, uint32_t to, uint32_t bar) {
         row0 = wg_row0;
         col0 = tile_col0;
-        if constexpr (kStaged) {
+        if constexpr (kWide) {
+            constexpr int kRows = K::cfg.wg_m(), kPairs = K::cfg.bn / 2;
+            const int t = static_cast<int>(threadIdx.x % 128);
+            spmma_ptx::named_barrier_sync(bar, 128);  // every thread has read the previous tile's terms
+#pragma unroll
+            for (int r0 = 0; r0 < kRows; r0 += 128)
+                if (r0 + t < kRows) {
+                    const int r = min(wg_row0 + r0 + t, p.m - 1);
+                    const uint32_t at = to + static_cast<uint32_t>(8 * (r0 + t));
+                    spmma_ptx::cp_async_ca<4>(at, p.epi.row_scale + r);
+                    spmma_ptx::cp_async_ca<4>(at + 4, p.epi.row_bias + r);
+                }
+#pragma unroll
+            for (int q0 = 0; q0 < kPairs; q0 += 128)
+                if (q0 + t < kPairs) {
+                    const int c = min(tile_col0 + 2 * (q0 + t), (p.n - 1) & ~1);
+                    const uint32_t at = to + static_cast<uint32_t>(kWideCols + 16 * (q0 + t));
+                    spmma_ptx::cp_async_ca<8>(at, p.epi.col_scale + c);
+                    spmma_ptx::cp_async_ca<8>(at + 8, p.epi.col_bias + c);
+                }
+            spmma_ptx::cp_async_commit();
+        } else if constexpr (kStaged) {
             const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
             __syncwarp();  // every lane has read the previous tile's terms out of the region (ready)
             if (lane < 16) {
 #pragma unroll
                 for (int j = 0; j < K::kMBlocks; ++j) {
                     const int r = min(wg_row0 + 64 * j + 16 * w4 + lane, p.m - 1);
-                    const uint32_t at = region + static_cast<uint32_t>(4 * (16 * j + lane));
+                    const uint32_t at = to + static_cast<uint32_t>(4 * (16 * j + lane));
                     spmma_ptx::cp_async_ca<4>(at, p.epi.row_scale + r);
                     spmma_ptx::cp_async_ca<4>(at + 4 * kRowWords, p.epi.row_bias + r);
                 }
             }
             const int c = min(tile_col0 + 2 * lane, (p.n - 1) & ~1);
-            spmma_ptx::cp_async_ca<8>(region + kColsOffset + 8 * lane, p.epi.col_scale + c);
-            spmma_ptx::cp_async_ca<8>(region + kColsOffset + 256 + 8 * lane, p.epi.col_bias + c);
+            spmma_ptx::cp_async_ca<8>(to + kColsOffset + 8 * lane, p.epi.col_scale + c);
+            spmma_ptx::cp_async_ca<8>(to + kColsOffset + 256 + 8 * lane, p.epi.col_bias + c);
             spmma_ptx::cp_async_commit();
         } else if constexpr (kHeld) {
             const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
@@ -258,13 +295,18 @@ struct TileTerms<K, true> {
     }
 
     // After the main loop: the staged terms into the held registers (the warp's region at
-    // `region`), alpha applied to the row scales; nothing when not staged.
-    __device__ __forceinline__ void ready(const KernelParams& p, const uint8_t* region) {
-        if constexpr (kStaged) {
+    // `at`), alpha applied to the row scales; the wide terms made visible to the consumer (its
+    // region at `at`, its named barrier bar); nothing otherwise.
+    __device__ __forceinline__ void ready(const KernelParams& p, const uint8_t* at, uint32_t bar) {
+        if constexpr (kWide) {
+            spmma_ptx::cp_async_wait<0>();
+            spmma_ptx::named_barrier_sync(bar, 128);  // the other threads' copies are visible
+            region = at;
+        } else if constexpr (kStaged) {
             const int lane = static_cast<int>(threadIdx.x % 32);
             spmma_ptx::cp_async_wait<0>();
             __syncwarp();  // the other lanes' copies of the rows are visible
-            const float* w = reinterpret_cast<const float*>(region);
+            const float* w = reinterpret_cast<const float*>(at);
 #pragma unroll
             for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
@@ -272,20 +314,28 @@ struct TileTerms<K, true> {
                     const int r = 16 * j + lane / 4 + 8 * h;  // acc_row(w4, lane, h) less the warp's first row
                     rows[j][h] = {p.alpha * w[r], w[kRowWords + r]};
                 }
-            const float2* c = reinterpret_cast<const float2*>(region + kColsOffset);
+            const float2* c = reinterpret_cast<const float2*>(at + kColsOffset);
             cols[0] = {c[lane], c[32 + lane]};
         }
     }
 
     // Row half h of m block j, which is row `row` of D.
     __device__ __forceinline__ spmma_epilogue::RowTerms row(const KernelParams& p, int j, int h, int row) const {
-        if constexpr (kHeld) return rows[j][h];
-        else return fetch_row(p, row);
+        if constexpr (kHeld) {
+            return rows[j][h];
+        } else if constexpr (kWide) {
+            const int lane = static_cast<int>(threadIdx.x % 32), w4 = static_cast<int>(threadIdx.x / 32) % 4;
+            const float2 v = *reinterpret_cast<const float2*>(region + 8 * (64 * j + acc_row(w4, lane, h)));
+            return {p.alpha * v.x, v.y};
+        } else {
+            return fetch_row(p, row);
+        }
     }
 
-    // Column group g of the tile (this lane's pair of it).
+    // Column group g of the tile (this lane's pair of it); nothing when wide (pair reads the region).
     __device__ __forceinline__ spmma_epilogue::PairTerms group(const KernelParams& p, int g) const {
         if constexpr (kHeld) return cols[g];
+        else if constexpr (kWide) return {};
         else return fetch_group(p, col0, g);
     }
     // Row half h of m block j (the TMA stores).
@@ -294,10 +344,14 @@ struct TileTerms<K, true> {
         return row(p, j, h, row0 + 64 * j + acc_row(w4, lane, h));
     }
 
-    // The pair of accumulator block i (columns acc_col(lane, i) and the next) from its group
-    // (group(p, i / 8)): lane 4 (i % 8) + lane % 4 holds it. Every lane of the warp must
-    // take part.
-    __device__ __forceinline__ static spmma_epilogue::PairTerms pair(const spmma_epilogue::PairTerms& g, int i) {
+    // The pair of accumulator block i (columns acc_col(lane, i) and the next): from the region
+    // when wide, else from its group (group(p, i / 8)), where lane 4 (i % 8) + lane % 4 holds it
+    // and every lane of the warp must take part.
+    __device__ __forceinline__ spmma_epilogue::PairTerms pair(const spmma_epilogue::PairTerms& g, int i) const {
+        if constexpr (kWide) {
+            const float4 v = *reinterpret_cast<const float4*>(region + kWideCols + 16 * (4 * i + static_cast<int>(threadIdx.x % 4)));
+            return {make_float2(v.x, v.y), make_float2(v.z, v.w)};
+        }
         const int src = 4 * (i % 8) + static_cast<int>(threadIdx.x % 4);
         return {make_float2(__shfl_sync(0xffffffffu, g.scale.x, src), __shfl_sync(0xffffffffu, g.scale.y, src)),
                 make_float2(__shfl_sync(0xffffffffu, g.bias.x, src), __shfl_sync(0xffffffffu, g.bias.y, src))};
@@ -308,6 +362,7 @@ struct TileTerms<K, true> {
     // use (the 128-register consumers spilled with a group held through the direct stores).
     __device__ __forceinline__ spmma_epilogue::PairTerms own_pair(const KernelParams& p, int i, int col) const {
         if constexpr (kHeld) return pair(cols[i / 8], i);
+        else if constexpr (kWide) return pair({}, i);
         else return spmma_epilogue::pair_terms(p.epi, min(col, (p.n - 1) & ~1));
     }
 
@@ -344,9 +399,9 @@ __device__ __forceinline__ spmma_epilogue::PairTerms group_of(const Terms& terms
 // The terms of accumulator block i's column pair from its group (group_of(terms, p, i / 8)), nothing
 // for the plain epilogue (warp-wide: TileTerms::pair).
 template <Epi kEpi, class Terms>
-__device__ __forceinline__ spmma_epilogue::PairTerms pair_of(const spmma_epilogue::PairTerms& group, int i) {
+__device__ __forceinline__ spmma_epilogue::PairTerms pair_of(const Terms& terms, const spmma_epilogue::PairTerms& group, int i) {
     if constexpr (kEpi == Epi::Plain) return {};
-    else return Terms::pair(group, i);
+    else return terms.pair(group, i);
 }
 
 template <class Out>
@@ -535,9 +590,9 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                 if (issuer) bulk_wait_group_read<kBuffers - 1>();
             }
             named_barrier_sync(bar, 128);
-            // Element pair (block b of the chunk, row half h) into the buffer, with its column
-            // pair's terms ct.
-            auto put = [&](int h, int b, const spmma_epilogue::PairTerms& ct) {
+            // Element pair (block b of the chunk, row half h) into the buffer, with its row's
+            // terms rt and its column pair's ct.
+            auto put = [&](int h, int b, const spmma_epilogue::RowTerms& rt, const spmma_epilogue::PairTerms& ct) {
                 constexpr int kEb = static_cast<int>(sizeof(Out));
                 const int i = c * kBlocks + b;
                 const uint32_t row_off = epi_offset_of(acc_row(w4, lane, h), acc_col(lane, 0) * kEb, kRowBytes);
@@ -548,7 +603,7 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                 if constexpr (std::is_same_v<Out, int32_t>) {
                     *reinterpret_cast<int2*>(dst) = scaled_pair_int<K, false>(acc[j], i, h, p, 0, true);
                 } else {
-                    const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, tma_row_of<kEpi>(terms, p, j, h), ct);
+                    const float2 v = scaled_pair<K, false, kEpi>(acc[j], i, h, p, 0, true, rt, ct);
                     if constexpr (std::is_same_v<Out, float>) {
                         *reinterpret_cast<float2*>(dst) = v;
                     } else {
@@ -560,13 +615,14 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
 #pragma unroll
                 for (int h = 0; h < 2; ++h)
 #pragma unroll
-                    for (int b = 0; b < kBlocks; ++b) put(h, b, {});
-            } else {  // a block's column pair serves both row halves: one set of shuffles
+                    for (int b = 0; b < kBlocks; ++b) put(h, b, {}, {});
+            } else {  // the chunk's two rows read once; a block's column pair serves both
+                const spmma_epilogue::RowTerms rt[2] = {tma_row_of<kEpi>(terms, p, j, 0), tma_row_of<kEpi>(terms, p, j, 1)};
 #pragma unroll
                 for (int b = 0; b < kBlocks; ++b) {
-                    const spmma_epilogue::PairTerms ct = pair_of<kEpi, TileTerms<K>>(group, c * kBlocks + b);
+                    const spmma_epilogue::PairTerms ct = pair_of<kEpi>(terms, group, c * kBlocks + b);
 #pragma unroll
-                    for (int h = 0; h < 2; ++h) put(h, b, ct);
+                    for (int h = 0; h < 2; ++h) put(h, b, rt[h], ct);
                 }
             }
             fence_proxy_async_shared_cta();
@@ -662,7 +718,7 @@ __device__ __forceinline__ void add_partial(typename K::Acc (&acc)[K::kMBlocks][
 // Waits until the `count` slots first_slot, first_slot + stride, ... hold this launch's partials
 // (each flag acquired by a thread of its own, then the consumer's named barrier `bar`), and adds
 // them to the accumulators in slot order, so the sums are those of add_partial one by one. For
-// partials of at most 16 words a thread (64 accumulator registers: the decode tiles and 128x128).
+// partials of at most 16 words a thread (partial_group: the decode tiles and 128x128).
 // NOTES: add_partial one after the other waits a flag's round trip and a load's per partial, 660
 // clocks each (fitted to the 2026-11-27 H100 sweeps, plugins/sm90a/NOTES.md, "How many ranges a
 // decode tile takes"); here the flags are read side by side and the loads of kGroup partials are
@@ -674,12 +730,12 @@ __device__ __forceinline__ void add_partials(typename K::Acc (&acc)[K::kMBlocks]
                                              int first_slot, int count, int stride, uint32_t bar) {
     static_assert(K::kAccRegs % 4 == 0, "a partial's 16-byte word holds four registers of one m64 block");
     constexpr int kWords = K::kMBlocks * K::kAccRegs / 4;  // 16-byte words a thread holds of one partial
-    static_assert(kWords <= 16, "the wide tiles add their partials one by one (add_partial)");
+    constexpr int kGroup = partial_group(kWords);
+    static_assert(kGroup > 0, "the wide tiles add their partials one by one (add_partial)");
     const int t = threadIdx.x % 128;
     for (int r = t; r < count; r += 128)
         while (spmma_ptx::ld_acquire_gpu_u32(p.sk_flags + first_slot + r * stride) != p.sk_epoch) __nanosleep(64);
     spmma_ptx::named_barrier_sync(bar, 128);
-    constexpr int kGroup = kWords <= 4 ? 4 : kWords <= 8 ? 2 : 1;
     for (int r0 = 0; r0 < count; r0 += kGroup) {
         uint4 w[kGroup][kWords];
 #pragma unroll
@@ -858,9 +914,11 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             [[maybe_unused]] auto load_terms = [&] {
                 if constexpr (K::kFusesEpilogue)
                     if (p.epi.on && !leaves_partial)
-                        terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN, base + cfg.terms_offset(consumer, w4));
+                        terms.load(p, tile_m * BM + consumer * cfg.wg_m(), tile_n * BN,
+                                   base + TileTerms<K>::region_offset(consumer, w4), 1u + consumer);
             };
-            if constexpr (K::kTermsBeforeMainLoop) load_terms();
+            constexpr bool kTermsFirst = K::kTermsBeforeMainLoop || TileTerms<K>::kWide;
+            if constexpr (kTermsFirst) load_terms();
 
             // One k-tile: wait for its stage, load its metadata into set SET, issue its wgmmas as
             // one group, retire the previous group and release that group's stage.
@@ -939,7 +997,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     continue;
                 }
                 if (u.k_begin > 0) {
-                    if constexpr (K::kMBlocks * K::kAccRegs <= 64) {
+                    if constexpr (partial_group(K::kMBlocks * K::kAccRegs / 4) > 0) {
                         const int first = p.work.first_range_of_tile(u.tile);
                         constexpr int kStride = K::kCluster * K::kConsumers;
                         add_partials<K>(acc, p, first * kStride + slot_cta, range - first, kStride, 1u + consumer);
@@ -951,9 +1009,9 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             }
 
             // ================================ epilogue ================================
-            if constexpr (!K::kTermsBeforeMainLoop) load_terms();
+            if constexpr (!kTermsFirst) load_terms();
             if constexpr (K::kFusesEpilogue)
-                if (p.epi.on) terms.ready(p, smem + cfg.terms_offset(consumer, w4));
+                if (p.epi.on) terms.ready(p, smem + TileTerms<K>::region_offset(consumer, w4), 1u + consumer);
             if constexpr (cfg.tma_store()) {
                 if (tma_d) {
                     uint8_t* buf = const_cast<uint8_t*>(smem) + cfg.epi_buffer_offset(consumer, 0);

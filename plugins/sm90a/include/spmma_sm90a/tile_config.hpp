@@ -10,6 +10,13 @@ namespace spmma_sm90a {
 // Shared memory an sm_90 CTA may opt into (227 KiB).
 constexpr int kMaxSmemPerCta = 232448;
 
+// Stream-K partials a split tile's owner adds together (sm90a_spgemm.cuh, add_partials), for a
+// consumer whose partial is `words` 16-byte words a thread (its accumulator registers / 4): four
+// of up to 4 words, two of up to 8, one of up to 16 (64 registers: the decode tiles and 128x128);
+// 0 for the wider ones, added one by one (add_partial). The cost model charges their round trips
+// by the same groups (perf_model.cpp, partial_round_trips_clk).
+SPMMA_HD constexpr int partial_group(int words) { return words <= 4 ? 4 : words <= 8 ? 2 : words <= 16 ? 1 : 0; }
+
 struct TileConfig {
     Family family;
     int bm, bn;        // CTA tile (rows of D, columns of D)
@@ -121,8 +128,27 @@ struct TileConfig {
         return epi_buffers_end() + (consumer * 4 + w4) * terms_warp_bytes();
     }
     SPMMA_HD constexpr int barrier_offset() const { return epi_buffers_end() + terms_bytes(); }
-    // + full and empty barrier per stage, + slack to align the dynamic base to 1024 bytes.
-    SPMMA_HD constexpr int smem_bytes() const { return barrier_offset() + 2 * stages * 8 + 1024; }
+    // + full and empty barrier per stage.
+    SPMMA_HD constexpr int barriers_end() const { return barrier_offset() + 2 * stages * 8; }
+    // ABI 1.2's epilogue terms of the wide tiles whose consumers hold more than 64 f32
+    // accumulator registers (128x256, 256x128, 256x192), where the stage ring leaves room: each
+    // consumer copies its tile's terms into a region of its own (cp.async) as the tile starts and
+    // reads them from there in the stores: its rows (row scale, row bias: 8 bytes a row), then the
+    // tile's column pairs (two scales, two biases: 16 bytes a pair). NOTES: loaded from global
+    // memory in the stores instead, a row's terms for every element pair and a column group's
+    // handed out by shuffles, the serving op cost 1.09-1.12x the plain GEMM at 4096^3
+    // (plugins/sm90a/NOTES.md, "The wide tiles' epilogue terms through shared memory").
+    SPMMA_HD constexpr int wide_terms_consumer_bytes() const { return wg_m() * 8 + bn / 2 * 16; }
+    SPMMA_HD constexpr int wide_terms_offset(int consumer) const {
+        return (barriers_end() + 15) / 16 * 16 + consumer * wide_terms_consumer_bytes();
+    }
+    SPMMA_HD constexpr bool stages_wide_terms() const {
+        return bn > 64 && acc_regs(false) > 64 && wide_terms_offset(consumers()) + 1024 <= kMaxSmemPerCta;
+    }
+    // + slack to align the dynamic base to 1024 bytes.
+    SPMMA_HD constexpr int smem_bytes() const {
+        return (stages_wide_terms() ? wide_terms_offset(consumers()) : barriers_end()) + 1024;
+    }
 
     // Multicast slices: each CTA of a cluster column loads bn/cm rows of B for all of them; each
     // CTA of a cluster row loads bm/cn rows of A (and their metadata) for all of them.
