@@ -77,9 +77,9 @@ double k_tile_stream_clocks(const TileConfig& c, const MachineModel& mm) {
 // stream_k_partial_clk (fitted as their sum).
 double partial_round_trips_clk(const TileConfig& c, int64_t partials, const MachineModel& mm) {
     if (partials <= 0) return 0;
-    const int words = c.acc_regs(false) / 4;  // (f32 accumulators: the f16-accumulator kernels hold half)
-    if (words > 16) return static_cast<double>(partials) * mm.stream_k_partial_clk;
-    const int64_t group = words <= 4 ? 4 : words <= 8 ? 2 : 1;
+    // (f32 accumulators: the f16-accumulator kernels hold half)
+    const int64_t group = partial_group(c.acc_regs(false) / 4);
+    if (group == 0) return static_cast<double>(partials) * mm.stream_k_partial_clk;
     return mm.stream_k_partial_clk / 2 * static_cast<double>(1 + (partials + group - 1) / group);
 }
 
@@ -178,7 +178,7 @@ Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
     const Turns t = turns_of(c, m, n, sm_count);
     return {std::max(sm, dram), sm < dram, (n + c.bn - 1) / c.bn, static_cast<int64_t>(c.bm) * c.bn, g,
-            static_cast<double>(t.cluster_tiles) / static_cast<double>(t.clusters)};
+            static_cast<double>(t.cluster_tiles) / static_cast<double>(t.clusters), k_tiles_of(c, k)};
 }
 
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
@@ -186,8 +186,9 @@ double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, in
     return estimate(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm).clocks;
 }
 
-int cluster_tie_rank(const TileConfig& c) {
-    if (c.bn < 128) return c.cluster_size() == 1 ? 0 : 1;
+int cluster_tie_rank(const TileConfig& c, const Estimate& e) {
+    const bool short_under_a_turn = c.bm == 128 && c.bn == 128 && e.turns > 0 && e.turns < 1 && e.k_tiles <= kShortTileKTiles;
+    if (c.bn < 128 || short_under_a_turn) return c.cluster_size() == 1 ? 0 : 1;
     if (c.cm == 2 && c.cn == 1) return 0;
     if (c.cluster_size() == 1) return 1;
     if (c.cm == 2 && c.cn == 2) return 2;

@@ -116,6 +116,7 @@ struct Estimate {
     int64_t n_tiles, area;
     int sk_clusters;  // stream_k_clusters: 0 for whole tiles
     double turns = 0;  // cluster tiles per cluster the SMs hold
+    int64_t k_tiles = 0;  // the main loop's k-tiles per tile
 };
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm = {});
@@ -128,8 +129,13 @@ Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_
 // counting every SM, does not see: alone they ran behind 2x1 ("Four CTAs share B"); both run
 // inside the split kernels (split_plan.hpp). The decode tiles (bn < 128) rank 1x1 first: 128x64
 // without a cluster ran ahead of its 2x1 form at every decode cell (NOTES.md, "How many ranges a
-// decode tile takes").
-int cluster_tie_rank(const TileConfig& c);
+// decode tile takes"). So does 128x128 where its tiles fill less than a turn (e, the estimate of
+// c) and its main loop is at most kShortTileKTiles long: at 128 tokens on the 48-64-tile layers
+// it ran 4-13 % ahead of its 2x1 form on the H200, except at k = 28672 (16-bit: 448 k-tiles,
+// 8-bit: 224) and 16-bit k = 14336 (224), where it ran 1-6 % behind ("What holds the 128-token
+// mid layers"); with a turn of tiles or more the 2x1 rank stays.
+constexpr int64_t kShortTileKTiles = 160;
+int cluster_tie_rank(const TileConfig& c, const Estimate& e);
 
 // Estimates within this factor of the fastest tie (choose_config). NOTES (plugins/sm90a/NOTES.md,
 // "Heuristic tie band 1.5 %"): wide enough that 8-bit 256x192 at 8192^3, estimated 1.4 % behind
@@ -156,9 +162,8 @@ inline int memory_bound_order(const Estimate& ei, const Estimate& eb) {
 
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
 // where either is bound by DRAM the one with more consumer warpgroups (where a tile fills
-// kOneConsumerFillsSms of the clusters), then memory_bound_order; else (or where it does not part them) 128x128
-// without a cluster where its tiles fill less than a turn, else the best cluster_tie_rank, then the wider epilogue
-// buffer rows (fewer, larger tma stores per byte
+// kOneConsumerFillsSms of the clusters), then memory_bound_order; else (or where it does not part
+// them) the best cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
 // of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the
 // one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
 // error it wastes less on partial tiles and turns, and measured ahead), then the least estimate,
@@ -186,7 +191,7 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
             best = i;
             continue;
         }
-        const int ri = cluster_tie_rank(cs[i]), rb = cluster_tie_rank(cs[best]);
+        const int ri = cluster_tie_rank(cs[i], e[i]), rb = cluster_tie_rank(cs[best], e[best]);
         const int wi = cs[i].epi_row_bytes(), wb = cs[best].epi_row_bytes();
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
         const Estimate &ei = e[i], &eb = e[best];
@@ -205,15 +210,7 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
                 continue;
             }
         }
-        // (128x128 with fewer tiles than a turn runs without a cluster first: at 128 tokens on
-        // the 48-64-tile layers it ran 4-9 % ahead of its 2x1 form on the H200 and level on the
-        // H100; with a turn of tiles or more the rank's 2x1 stays. plugins/sm90a/NOTES.md, "What
-        // holds the 128-token mid layers")
-        const bool under_a_turn = cs[i].bm == 128 && cs[i].bn == 128 && cs[best].bm == 128 && cs[best].bn == 128 &&
-                                  std::max(ei.turns, eb.turns) < 1;
-        if (under_a_turn && cs[i].cluster_size() != cs[best].cluster_size()) {
-            if (cs[i].cluster_size() < cs[best].cluster_size()) best = i;
-        } else if (ri != rb) {
+        if (ri != rb) {
             if (ri < rb) best = i;
         } else if (wi != wb) {
             if (wi > wb) best = i;
