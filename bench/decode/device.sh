@@ -5,14 +5,16 @@
 # Stages (each optional, in this order):
 #   check    every sm90a decode kernel (kernels/*_decode.inc) at odd sizes, full verification, with
 #            the stream-K choice of the heuristic and with stream-K forced on;
+#   check80  every sm80 decode kernel (kernel_tiles.hpp) by name and the sm80 heuristic's pick at
+#            odd sizes, full verification (split-K at every m here: 9 and 33 tiles of 128 rows);
 #   kernels  SHAPES x N x TYPES: the heuristic's pick, each decode kernel by name, and the
 #            cusparselt and cublas plugins on the same operands, L2 flushed before each launch;
 #   ab       an A/B of one knob (AB="VAR=a|VAR=b"): the heuristic's pick and each decode kernel on
 #            SHAPES x N x KTYPES under A, then under B, then A and B again (ab_*.jsonl; each
 #            record's command carries the knob);
 #   flush    the L2 flush read against written (SPMMA_L2_FLUSH), every plugin, SHAPES x N x KTYPES;
-#   set      configs/decode-shapes.toml on sm90a, cusparselt and cublas, L2 flushed (SET_TYPES,
-#            default every type of the file, narrows it: e.g. SET_TYPES=f16,e4m3);
+#   set      configs/decode-shapes.toml on SET_PLUGINS (default sm90a,cusparselt,cublas), L2
+#            flushed (SET_TYPES, default every type of the file, narrows it: e.g. SET_TYPES=f16,e4m3);
 #   peers    PyTorch's dense cuBLAS and cuSPARSELt on the same layers (bench/baselines/peers.py
 #            --decode, L2 flushed, types PEER_TYPES, default f16,e4m3) into peers.json;
 # then the tables (bench/decode/table.py $OUT, and bench/decode/ab_table.py for ab and flush),
@@ -45,6 +47,18 @@ if [[ " $STAGES " == *" check "* ]]; then
                  --kernel "$(globs "$prefix" "$DECODE_KERNELS")" --m 1111,4111 --n 1,8,17,33,64,100,128 --k 1000,4104 \
                  --verify full) || true
         done
+    done
+fi
+
+if [[ " $STAGES " == *" check80 "* ]]; then
+    for t in "f16|--dtype f16|sm80_f16f16_f32" "bf16|--dtype bf16|sm80_bf16bf16_f32" "e4m3|--dtype e4m3|sm89_e4m3e4m3_f32" \
+             "s8|--dtype s8|sm80_s8s8_s32"; do
+        IFS='|' read -r name types prefix <<< "$t"
+        run "check80_${name}" 120 --plugin sm80 --warmup 1 --iterations 2 $types \
+            --kernel "$(globs "$prefix" "128x16x*,128x32x*,128x64x*")" --m 1111,4111 --n 1,8,17,33,64 --k 1000,4104 \
+            --verify full || true
+        run "check80_${name}_pick" 120 --plugin sm80 --warmup 1 --iterations 2 $types --m 1111,4111 \
+            --n 1,17,64,100,128 --k 1000,4104 --verify full || true
     done
 fi
 
@@ -106,7 +120,7 @@ if [[ " $STAGES " == *" set "* ]]; then
         workload=$OUT/decode-shapes.toml
         sed "s/^dtype = .*/dtype = [\"${SET_TYPES//,/\", \"}\"]/" configs/decode-shapes.toml > "$workload"
     fi
-    timeout "$l" "$SPMMA" run "$workload" --plugin sm90a,cusparselt,cublas --flush-l2 --min-time "$MIN_TIME" \
+    timeout "$l" "$SPMMA" run "$workload" --plugin "${SET_PLUGINS:-sm90a,cusparselt,cublas}" --flush-l2 --min-time "$MIN_TIME" \
         --no-progress --json "$OUT/set.jsonl" >> "$OUT/set.log" 2>&1 ||
         { FAILS=$((FAILS + 1)); note "FAIL: decode set"; }
     note "decode set done"
@@ -120,6 +134,11 @@ fi
 
 note "done, $FAILS failed steps"
 python3 bench/decode/table.py "$OUT" | tee "$OUT/table.txt"
+# The other subjects of the set (SET_PLUGINS beside sm90a and the peers), a table each.
+SET_PLUGINS=${SET_PLUGINS:-sm90a,cusparselt,cublas}
+for s in ${SET_PLUGINS//,/ }; do
+    case $s in sm90a | cusparselt | cublas) ;; *) python3 bench/decode/table.py "$OUT" "$s" > "$OUT/table_$s.txt" ;; esac
+done
 if [[ " $STAGES " == *" ab "* || " $STAGES " == *" flush "* ]]; then python3 bench/decode/ab_table.py "$OUT" | tee "$OUT/ab.txt"; fi
 # (only the patterns that match: without the peers stage there is no .json, and tar failing on
 # the missing name left every record loose in $OUT)

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """The decode table of bench/decode/device.sh: for every problem (m x n x k, type) in the records
-under OUT, the sm90a heuristic's pick, the best sm90a kernel named, and the cusparselt and cublas
-plugins: microseconds, TFLOP/s and the DRAM bytes per second each reached, sm90a against the best
-peer, and sm90a's share of the DRAM roofline (bytes / peak DRAM bandwidth).
+under OUT, the subject plugin's (sm90a unless named) heuristic pick, its best kernel named, and
+the cusparselt and cublas plugins: microseconds, TFLOP/s and the DRAM bytes per second each
+reached, the subject against the best peer, and the subject's share of the DRAM roofline (bytes /
+peak DRAM bandwidth).
 
-    python3 bench/decode/table.py OUT
+    python3 bench/decode/table.py OUT [SUBJECT]
 
 Bytes: compressed A (half the values) + 4-bit metadata per group of four, B and D for the sparse
 plugins; dense A, B and D for cublas. The peak DRAM bandwidth is 2 x memory clock x bus width
@@ -48,6 +49,7 @@ def peak_bytes_per_s(r):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
+    subject = sys.argv[2] if len(sys.argv) > 2 else "sm90a"
     cells = defaultdict(dict)  # (m, n, k, type) -> column -> (us, tflops, TB/s, record)
     failures = []
     for r in records(root):
@@ -61,18 +63,20 @@ def main():
             continue  # (records of an A/B knob: ab_table.py)
         plugin = r["plugin"]["name"]
         col = plugin
-        if plugin == "sm90a":
-            col = "sm90a" if not r.get("kernel_request") else "sm90a " + r["kernel"].split("_", 3)[3]
+        if plugin == subject:
+            col = subject if not r.get("kernel_request") else subject + " " + r["kernel"].split("_", 3)[3]
+        elif plugin not in ("cusparselt", "cublas"):
+            continue
         key = (p["m"], p["n"], p["k"], p["a_type"])
         s = t["median_ms"] * 1e-3
         cells[key][col] = (s * 1e6, t["tflops"], bytes_of(p, plugin == "cublas", r) / s / 1e12, r)
-    print(f"{'m x n x k':>20} {'type':>5} | {'sm90a us':>8} {'TF/s':>6} {'TB/s':>5} {'%DRAM':>5} | {'best named kernel':>26} {'us':>7} | "
+    print(f"{'m x n x k':>20} {'type':>5} | {subject + ' us':>8} {'TF/s':>6} {'TB/s':>5} {'%DRAM':>5} | {'best named kernel':>26} {'us':>7} | "
           f"{'cuSPARSELt':>10} {'TB/s':>5} | {'cuBLAS':>7} {'TB/s':>5} | {'vs best':>7} {'vs dense':>8}")
     for key in sorted(cells, key=lambda c: (c[3], c[0] * c[2], c[1])):
         c = cells[key]
         m, n, k, ty = key
-        pick = c.get("sm90a")
-        named = min(((v[0], col) for col, v in c.items() if col.startswith("sm90a ")), default=None)
+        pick = c.get(subject)
+        named = min(((v[0], col) for col, v in c.items() if col.startswith(subject + " ")), default=None)
         sl, cb = c.get("cusparselt"), c.get("cublas")
         peers = [v[0] for v in (sl, cb) if v]
         best_peer = min(peers) if peers else None

@@ -141,8 +141,15 @@ TEST_CASE("sm80 kernel list: tiles fit sm_90's shared memory and the copy maps c
         for (int h : hit) CHECK(h == 1);
         // The A and metadata chunks divide over the threads as the kernel assumes.
         CHECK(a_stage_bytes(t.bm) / 16 % t.threads() == 0);
-        // The 8-warp tiles are 64x64 per warp (128 accumulators in f32), the intended register budget.
-        CHECK(t.wm * t.wn == 64 * 64);
+        // The register budgets intended: the 128-wide tiles 64x64 a warp (128 accumulators in
+        // f32); the decode tiles 4 warps of 32 rows across the tile's 16-64 columns.
+        if (t.bn >= 128) {
+            CHECK(t.wm * t.wn == 64 * 64);
+        } else {
+            CHECK(t.bm == 128);
+            CHECK(t.wm == 32);
+            CHECK(t.wn == t.bn);
+        }
     }
 }
 

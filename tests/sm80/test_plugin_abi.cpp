@@ -75,8 +75,13 @@ TEST_CASE("sm80 plugin describes itself as sm80 / sm_80 with uniquely named kern
         const std::string n = k.name;
         (n.substr(n.size() - 3) == "_om" ? ordered : legacy)++;
     }
-    CHECK(ordered == legacy);  // both metadata variants of every kernel
+    // Every mma.sp kernel has its ordered-metadata twin; the decode tiles are ordered only.
+    for (const std::string& n : names)
+        if (n.substr(n.size() - 3) == "_sp") CHECK(names.count(n.substr(0, n.size() - 3) + "_om") == 1);
+    CHECK(ordered == legacy + 12);  // 3 decode tiles for each of f16, bf16, e4m3, s8
     for (const char* must : {"sm80_f16f16_f32_256x128x64_s4_om", "sm80_f16f16_f16_128x128x64_s3_sp",
+                             "sm80_f16f16_f32_128x16x64_s6_om", "sm89_e4m3e4m3_f32_128x32x128_s6_om",
+                             "sm80_s8s8_s32_128x64x128_s4_om", "sm80_bf16bf16_f32_128x64x64_s4_om",
                              "sm80_bf16bf16_f32_128x256x64_s4_om", "sm80_tf32tf32_f32_256x128x32_s4_om",
                              "sm80_u8s8_s32_sat_256x128x128_s4_sp", "sm80_s4s4_s32_128x128x256_s3_om",
                              "sm89_e5m2e4m3_f32_256x128x128_s4_om"})

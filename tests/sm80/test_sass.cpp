@@ -87,7 +87,8 @@ std::vector<std::string> expected_mma(const std::string& name, const std::string
 
 }  // namespace
 
-TEST_CASE("sm80 SASS: every kernel issues the sparse MMA of its type on every built arch, without spills (sm_90 s4/fp8 emulation excepted)",
+TEST_CASE("sm80 SASS: every kernel issues the sparse MMA of its type on every built arch, the split-K reductions "
+          "beside them, without spills (sm_90 s4/fp8 emulation excepted)",
           "[sm80][sass]") {
     const std::string cuobjdump = sass::cuobjdump();
     const std::string so = std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm80.so";
@@ -114,4 +115,12 @@ TEST_CASE("sm80 SASS: every kernel issues the sparse MMA of its type on every bu
         }
     }
     CHECK(families_seen == std::set<std::string>{"HMMA", "IMMA", "QMMA", "F2FP"});
+    // The reductions a split-K launch runs after the GEMM (sm80_spgemm.cuh, add_k_splits).
+    for (const char* name : {"sm80_add_k_splits_f32", "sm80_add_k_splits_s32"})
+        for (const char* arch : {"sm_80", "sm_86", "sm_89", "sm_90"}) {
+            const auto it = funcs.find({arch, name});
+            INFO(name << " on " << arch);
+            REQUIRE(it != funcs.end());
+            CHECK_FALSE(uses_local_memory(it->second));
+        }
 }

@@ -14,6 +14,7 @@
 #include <spmma/plugin.h>
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/params.hpp>
+#include <spmma_sm80/split_k.hpp>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -62,41 +63,90 @@ __device__ __forceinline__ int32_t int_epilogue(const GemmParams& p, int32_t acc
     return int32_t(uint32_t(uint64_t(x)));
 }
 
-// The CTA's accumulators (32-bit, in shared memory at epilogue_offset) through alpha/beta (and
-// ABI 1.2's scales, bias and activation where the problem has them) and the conversion to D: each thread takes 4 consecutive columns at a time, so loads of C and
-// stores of D are coalesced 16-byte (f32/s32) or 8-byte (f16/bf16) vectors where aligned.
+// Four consecutive 32-bit accumulators of D's row `row` from column `col` on (raw: s32 or f32
+// bits) through alpha/beta (and ABI 1.2's scales, bias and activation where the problem has
+// them) and the conversion to D: loads of C and stores of D are 16-byte (f32/s32) or 8-byte
+// (f16/bf16) vectors where aligned. Rows past m and columns past n are not written.
+template <bool kInt>
+__device__ __forceinline__ void epilogue_chunk(const GemmParams& p, int row, int col, const uint4 raw) {
+    if (row >= p.m || col >= p.n) return;
+    const int count = p.n - col < 4 ? p.n - col : 4;
+    const int64_t i = int64_t(row) * p.n + col;
+    const bool vec = count == 4 && (i & 3) == 0;
+    if constexpr (kInt) {
+        const int32_t v[4] = {int32_t(raw.x), int32_t(raw.y), int32_t(raw.z), int32_t(raw.w)};
+        int32_t* d = static_cast<int32_t*>(p.d) + i;
+        if (vec) {
+            *reinterpret_cast<int4*>(d) = make_int4(int_epilogue(p, v[0], i), int_epilogue(p, v[1], i + 1),
+                                                    int_epilogue(p, v[2], i + 2), int_epilogue(p, v[3], i + 3));
+        } else {
+            for (int e = 0; e < count; ++e) d[e] = int_epilogue(p, v[e], i + e);
+        }
+    } else {
+        float v[4] = {__uint_as_float(raw.x), __uint_as_float(raw.y), __uint_as_float(raw.z), __uint_as_float(raw.w)};
+        // ABI 1.2: alpha * rs[row] * cs[col] in place of alpha, the bias and activation after C
+        spmma_epilogue::scale_columns(p.epi, p.alpha, p.n, row, col, v);
+        if (!p.beta_zero)
+            for (int e = 0; e < count; ++e) v[e] = fmaf(p.beta, spmma_epilogue::load_float(p.c, p.c_type, i + e), v[e]);
+        spmma_epilogue::finish_columns(p.epi, p.n, row, col, v);
+        spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, v);
+    }
+}
+
+// The CTA's accumulators (32-bit, in shared memory at epilogue_offset) to D, each thread taking
+// 4 consecutive columns at a time (coalesced rows).
 template <bool kInt, int BM, int BN, int kThreads>
 __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t* tile, int m0, int n0, int tid) {
     constexpr int kChunksPerRow = BN / 4;
 #pragma unroll 1
     for (int c = tid; c < BM * kChunksPerRow; c += kThreads) {
         const int r = c / kChunksPerRow, col4 = (c % kChunksPerRow) * 4;
-        const int row = m0 + r, col = n0 + col4;
-        if (row >= p.m || col >= p.n) continue;
-        const int count = p.n - col < 4 ? p.n - col : 4;
-        const int64_t i = int64_t(row) * p.n + col;
-        const bool vec = count == 4 && (i & 3) == 0;
+        epilogue_chunk<kInt>(p, m0 + r, n0 + col4, *reinterpret_cast<const uint4*>(tile + epilogue_offset(BN, r, col4)));
+    }
+}
+
+// Split-K (split_k.hpp): the CTA's partial tile (32-bit accumulators in shared memory at
+// epilogue_offset) into its split's m x ldp slice of the workspace (rows past m left out); the
+// reduction kernel (add_k_splits) adds the slices and writes D.
+template <int BM, int BN, int kThreads>
+__device__ __forceinline__ void store_partial(const GemmParams& p, const uint8_t* tile, int m0, int n0, int split, int tid) {
+    constexpr int kChunksPerRow = BN / 4;
+    uint32_t* slice = p.partials + int64_t(split) * p.m * p.partials_ld;
+#pragma unroll 1
+    for (int c = tid; c < BM * kChunksPerRow; c += kThreads) {
+        const int r = c / kChunksPerRow, col4 = (c % kChunksPerRow) * 4;
+        if (m0 + r >= p.m) break;  // c grows with r: the rest of the tile lies past m too
+        __stcg(reinterpret_cast<uint4*>(slice + int64_t(m0 + r) * p.partials_ld + n0 + col4),
+               *reinterpret_cast<const uint4*>(tile + epilogue_offset(BN, r, col4)));
+    }
+}
+
+// The reduction after a split-K launch, one thread for 4 columns of a row: the k_splits partial
+// slices added in split order (the same D from launch to launch), then the epilogue. NOTES: a
+// launch of its own, every SM taking part, where the last CTA of a tile adding its tile's
+// partials alone measured as a serial tail (plugins/sm80/NOTES.md, "Decode").
+template <bool kInt>
+__device__ __forceinline__ void add_k_splits(const GemmParams& p) {
+    const int64_t chunks_per_row = p.partials_ld / 4;
+    const int64_t c = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (c >= int64_t(p.m) * chunks_per_row) return;
+    const int row = int(c / chunks_per_row), col = int(c % chunks_per_row) * 4;
+    if (col >= p.n) return;
+    const int64_t slice = int64_t(p.m) * p.partials_ld;
+    const uint4* at = reinterpret_cast<const uint4*>(p.partials + int64_t(row) * p.partials_ld + col);
+    uint4 sum = __ldcg(at);
+    for (int s = 1; s < p.k_splits; ++s) {
+        const uint4 v = __ldcg(at + s * slice / 4);
         if constexpr (kInt) {
-            const int4 a = *reinterpret_cast<const int4*>(tile + epilogue_offset(BN, r, col4));
-            const int32_t v[4] = {a.x, a.y, a.z, a.w};
-            int32_t* d = static_cast<int32_t*>(p.d) + i;
-            if (vec) {
-                *reinterpret_cast<int4*>(d) = make_int4(int_epilogue(p, v[0], i), int_epilogue(p, v[1], i + 1),
-                                                        int_epilogue(p, v[2], i + 2), int_epilogue(p, v[3], i + 3));
-            } else {
-                for (int e = 0; e < count; ++e) d[e] = int_epilogue(p, v[e], i + e);
-            }
+            sum = make_uint4(sum.x + v.x, sum.y + v.y, sum.z + v.z, sum.w + v.w);  // s32 wraps as one sum would
         } else {
-            const float4 a = *reinterpret_cast<const float4*>(tile + epilogue_offset(BN, r, col4));
-            float v[4] = {a.x, a.y, a.z, a.w};
-            // ABI 1.2: alpha * rs[row] * cs[col] in place of alpha, the bias and activation after C
-            spmma_epilogue::scale_columns(p.epi, p.alpha, p.n, row, col, v);
-            if (!p.beta_zero)
-                for (int e = 0; e < count; ++e) v[e] = fmaf(p.beta, spmma_epilogue::load_float(p.c, p.c_type, i + e), v[e]);
-            spmma_epilogue::finish_columns(p.epi, p.n, row, col, v);
-            spmma_epilogue::store_float4(p.d, p.d_type, i, count, vec, v);
+            sum = make_uint4(__float_as_uint(__uint_as_float(sum.x) + __uint_as_float(v.x)),
+                             __float_as_uint(__uint_as_float(sum.y) + __uint_as_float(v.y)),
+                             __float_as_uint(__uint_as_float(sum.z) + __uint_as_float(v.z)),
+                             __float_as_uint(__uint_as_float(sum.w) + __uint_as_float(v.w)));
         }
     }
+    epilogue_chunk<kInt>(p, row, col, sum);
 }
 
 // ---- the kernel ------------------------------------------------------------------------------
@@ -112,15 +162,19 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int warp_m = warp % C::kWarpsM, warp_n = warp / C::kWarpsM;
-    const TileCoord tile = raster(blockIdx.x, p.tiles_m, p.tiles_n, p.raster_group);
-    const int ks_total = p.k_stages;
+    // The CTA's tile and, under split-K (split_k.hpp), its range of the tile's k stages.
+    const int tile_id = int(blockIdx.x) / p.k_splits, split = int(blockIdx.x) - tile_id * p.k_splits;
+    const TileCoord tile = raster(tile_id, p.tiles_m, p.tiles_n, p.raster_group);
+    const int ks_begin = k_split_begin(p.k_stages, split, p.k_splits);
+    const int ks_total = k_split_begin(p.k_stages, split + 1, p.k_splits) - ks_begin;
 
     // ---- producer: one stage of A, metadata and B from global memory into `slot` ----
-    const uint8_t* g_a = p.a + int64_t(tile.m) * ks_total * a_stage_bytes(BM) + tid * 16;
-    const uint8_t* g_e = reinterpret_cast<const uint8_t*>(p.e + int64_t(tile.m) * ks_total * e_stage_words(F, BM)) + tid * 16;
+    const int64_t a_stage0 = int64_t(tile.m) * p.k_stages + ks_begin;  // the CTA's first stage block of A
+    const uint8_t* g_a = p.a + a_stage0 * a_stage_bytes(BM) + tid * 16;
+    const uint8_t* g_e = reinterpret_cast<const uint8_t*>(p.e + a_stage0 * e_stage_words(F, BM)) + tid * 16;
     // Thread tid copies chunk tid % 8 of columns tid / 8 + j * (threads / 8).
     const int b_chunk = tid & 7, b_col0 = tid >> 3;
-    const uint8_t* g_b = p.b + (int64_t(tile.n) * BN + b_col0) * p.ldb + b_chunk * 16;
+    const uint8_t* g_b = p.b + (int64_t(tile.n) * BN + b_col0) * p.ldb + int64_t(ks_begin) * kStageKBytes + b_chunk * 16;
     const int64_t g_b_pass = int64_t(C::kThreads / 8) * p.ldb;
     const uint32_t s_b_dst = C::kBRegion + b_smem_offset(b_col0, b_chunk);
     constexpr int kBPassBytes = (C::kThreads / 8) * kStageKBytes;  // smem bytes between passes
@@ -293,14 +347,31 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
                 }
             }
     __syncthreads();
+    if (p.k_splits > 1) {
+        store_partial<BM, BN, C::kThreads>(p, smem, tile.m * BM, tile.n * BN, split, tid);
+        return;
+    }
     epilogue_tile<Op::kAcc == op::Acc::S32, BM, BN, C::kThreads>(p, smem, tile.m * BM, tile.n * BN, tid);
 }
 
 }  // namespace spmma_sm80
 
+// The split-K reductions of a kernel file (every tile's, float and integer accumulators):
+// sm80_add_k_splits_f32 / _s32 (add_k_splits, kReduceThreads a CTA).
+#define SPMMA_SM80_SPLIT_REDUCTIONS()                                                                      \
+    extern "C" __global__ void __launch_bounds__(spmma_sm80::kReduceThreads)                               \
+        sm80_add_k_splits_f32(const __grid_constant__ spmma_sm80::GemmParams p) {                          \
+        spmma_sm80::add_k_splits<false>(p);                                                                \
+    }                                                                                                      \
+    extern "C" __global__ void __launch_bounds__(spmma_sm80::kReduceThreads)                               \
+        sm80_add_k_splits_s32(const __grid_constant__ spmma_sm80::GemmParams p) {                          \
+        spmma_sm80::add_k_splits<true>(p);                                                                 \
+    }
+
 // One kernel of a kernel list (include/spmma_sm80/kernels/*.inc, kernel_tiles.hpp).
 #define SPMMA_SM80_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages)                                \
-    extern "C" __global__ void __launch_bounds__((bm / wm) * (bn / wn) * 32, 1)                       \
+    extern "C" __global__ void __launch_bounds__((bm / wm) * (bn / wn) * 32,                          \
+                                                 spmma_sm80::Tile{bm, bn, wm, wn, stages}.min_ctas_per_sm()) \
         name(const __grid_constant__ spmma_sm80::GemmParams p) {                                     \
         spmma_sm80::spgemm<spmma_sm80::op::tag<bool(ordered)>, bm, bn, wm, wn, stages>(p);           \
     }

@@ -1,5 +1,5 @@
-// A Gemm for the warp-level mma.sp families (sm80, sm120a): one CTA per bm x bn tile of D on a
-// 1-D grid, A packed into values and metadata blocks per (tile, k stage), B into padded columns,
+// A Gemm for the warp-level mma.sp families (sm80, sm120a): one CTA per bm x bn tile of D (or a
+// few, where the family splits k: ctas_per_tile) on a 1-D grid, A packed into values and metadata blocks per (tile, k stage), B into padded columns,
 // and one parameter struct that the kernel takes by value. What such a family still writes: its
 // packing library and the fields of its parameters that are its own (fill_own, pack_own).
 //
@@ -31,6 +31,9 @@ protected:
     virtual void pack_own(const spmma_operands&, int /*threads*/) {}
     // The family's own fields of params_, after the shared ones.
     virtual void fill_own(Params&) const {}
+    // The CTAs that share one tile (a family that splits k among them says how many; its
+    // kernel tells them apart by blockIdx.x, and its launch adds what follows).
+    virtual int ctas_per_tile() const { return 1; }
 
     void pack(const spmma_operands& ops) final {
         const auto& f = this->kernel_.packing();
@@ -51,8 +54,10 @@ protected:
         fill_params();
     }
 
-    void launch(CUstream stream) final {
-        launch_1d(this->fn_, static_cast<unsigned>(params_.tiles_m) * static_cast<unsigned>(params_.tiles_n),
+    void launch(CUstream stream) override {
+        launch_1d(this->fn_,
+                  static_cast<unsigned>(params_.tiles_m) * static_cast<unsigned>(params_.tiles_n) *
+                      static_cast<unsigned>(ctas_per_tile()),
                   static_cast<unsigned>(this->kernel_.threads()), static_cast<unsigned>(this->kernel_.smem_bytes()), stream,
                   params_);
     }

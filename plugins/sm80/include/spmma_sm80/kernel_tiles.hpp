@@ -22,6 +22,14 @@
     SPMMA_SM80_KERNEL(pfx##_128x256x##bk##_s4_##v, tag, ord, 128, 256, 64, 64, 4) \
     SPMMA_SM80_KERNEL(pfx##_128x128x##bk##_s4_##v, tag, ord, 128, 128, 64, 64, 4) \
     SPMMA_SM80_KERNEL(pfx##_128x128x##bk##_s3_##v, tag, ord, 128, 128, 64, 64, 3)
+// NOTES: the decode tiles (a weight times at most 64 tokens, A streamed from DRAM: n within one
+// tile column, so A is read once): 128 rows in 4 warps of 32 rows, as narrow in n as the tokens,
+// with deep pipelines in little shared memory (2-3 CTAs an SM) and split-K (split_k.hpp) where
+// m / 128 tiles leave SMs idle.
+#define SPMMA_SM80_TILES_DECODE(pfx, bk, tag, v, ord)                           \
+    SPMMA_SM80_KERNEL(pfx##_128x16x##bk##_s6_##v, tag, ord, 128, 16, 32, 16, 6) \
+    SPMMA_SM80_KERNEL(pfx##_128x32x##bk##_s6_##v, tag, ord, 128, 32, 32, 32, 6) \
+    SPMMA_SM80_KERNEL(pfx##_128x64x##bk##_s4_##v, tag, ord, 128, 64, 32, 64, 4)
 #define SPMMA_SM80_TILES_TWO(pfx, bk, tag, v, ord)                               \
     SPMMA_SM80_KERNEL(pfx##_256x128x##bk##_s4_##v, tag, ord, 256, 128, 64, 64, 4) \
     SPMMA_SM80_KERNEL(pfx##_128x128x##bk##_s3_##v, tag, ord, 128, 128, 64, 64, 3)

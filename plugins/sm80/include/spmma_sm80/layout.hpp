@@ -127,6 +127,9 @@ struct Tile {
     int wm, wn;        // warp tile
     int stages;        // cp.async pipeline depth
     SPMMA_SM80_HD constexpr int warps() const { return (bm / wm) * (bn / wn); }
+    // The CTAs an SM must hold by registers (the kernel's launch bound): the decode tiles (n
+    // below 128) run three an SM, so ptxas keeps them to 168 registers a thread.
+    SPMMA_SM80_HD constexpr int min_ctas_per_sm() const { return bn >= 128 ? 1 : 3; }
     SPMMA_SM80_HD constexpr int threads() const { return warps() * 32; }
     SPMMA_SM80_HD constexpr int b_stage_bytes() const { return bn * kStageKBytes; }
     SPMMA_SM80_HD constexpr int stage_bytes(const Family& f) const {

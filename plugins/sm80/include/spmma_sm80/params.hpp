@@ -24,6 +24,12 @@ struct GemmParams {
     int64_t alpha_i, beta_i;  // integer epilogue (64-bit products and sum, then wrap or clamp)
     int saturate;        // integer epilogue: clamp to s32 instead of wrapping
     spmma_plugin::FusedEpilogue epi;  // ABI 1.2's epilogue (floating problems), fused into epilogue_tile
+    // Split-K (split_k.hpp): the CTAs of a tile (k_splits of them, 1 = no split) each run an equal
+    // range of its k stages and write their partial tile into partials, k_splits slices of m rows
+    // of partials_ld 32-bit words (n padded to the tile), which the reduction kernel adds.
+    int k_splits;
+    int partials_ld;
+    uint32_t* partials;
 };
 
 }  // namespace spmma_sm80
