@@ -106,7 +106,7 @@ __device__ __forceinline__ void epilogue_tile(const GemmParams& p, const uint8_t
 }
 
 // Split-K (split_k.hpp): the CTA's partial tile (32-bit accumulators in shared memory at
-// epilogue_offset) into its split's m x ldp slice of the workspace (rows past m left out); the
+// epilogue_offset) into its split's m x partials_ld slice of the workspace (rows past m left out); the
 // reduction kernel (add_k_splits) adds the slices and writes D.
 template <int BM, int BN, int kThreads>
 __device__ __forceinline__ void store_partial(const GemmParams& p, const uint8_t* tile, int m0, int n0, int split, int tid) {
