@@ -50,3 +50,12 @@ TEST_CASE("sm80 split-K ranges cover a tile's k stages once, each at least 8 sta
                     CHECK(k_split_begin(stages, s + 1, splits) - k_split_begin(stages, s, splits) >= kMinStagesPerSplit);
             }
 }
+
+TEST_CASE("sm80 split-K: only the decode tiles split, on the device's slots", "[sm80][split_k]") {
+    const int h100 = 227 * 1024 + 1024;
+    // 4096 x 4096 f16 at n = 16: 32 tiles of 128x16, 396 slots (3 an SM), 64 stages -> 8 ranges
+    CHECK(k_splits_on(Tile{128, 16, 32, 16, 6}, kFamilyF16, 32, 64, 132, h100) == 8);
+    // the same grid of 256x128 tiles stays whole: the 128-wide tiles never split
+    CHECK(k_splits_on(Tile{256, 128, 64, 64, 4}, kFamilyF16, 16, 64, 132, h100) == 1);
+    CHECK(k_splits_on(Tile{128, 128, 64, 64, 4}, kFamilyF16, 1, 4096, 132, h100) == 1);
+}

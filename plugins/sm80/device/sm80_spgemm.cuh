@@ -162,11 +162,14 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
 
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int warp_m = warp % C::kWarpsM, warp_n = warp / C::kWarpsM;
-    // The CTA's tile and, under split-K (split_k.hpp), its range of the tile's k stages.
-    const int tile_id = int(blockIdx.x) / p.k_splits, split = int(blockIdx.x) - tile_id * p.k_splits;
+    // The CTA's tile and, under split-K (the decode tiles, split_k.hpp), its range of the tile's k
+    // stages; the other tiles run the whole of k with the range's terms constant.
+    constexpr bool kSplitK = C::kTile.splits_k();
+    const int tile_id = kSplitK ? int(blockIdx.x) / p.k_splits : int(blockIdx.x);
+    const int split = kSplitK ? int(blockIdx.x) - tile_id * p.k_splits : 0;
     const TileCoord tile = raster(tile_id, p.tiles_m, p.tiles_n, p.raster_group);
-    const int ks_begin = k_split_begin(p.k_stages, split, p.k_splits);
-    const int ks_total = k_split_begin(p.k_stages, split + 1, p.k_splits) - ks_begin;
+    const int ks_begin = kSplitK ? k_split_begin(p.k_stages, split, p.k_splits) : 0;
+    const int ks_total = kSplitK ? k_split_begin(p.k_stages, split + 1, p.k_splits) - ks_begin : p.k_stages;
 
     // ---- producer: one stage of A, metadata and B from global memory into `slot` ----
     const int64_t a_stage0 = int64_t(tile.m) * p.k_stages + ks_begin;  // the CTA's first stage block of A
@@ -347,9 +350,11 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
                 }
             }
     __syncthreads();
-    if (p.k_splits > 1) {
-        store_partial<BM, BN, C::kThreads>(p, smem, tile.m * BM, tile.n * BN, split, tid);
-        return;
+    if constexpr (kSplitK) {
+        if (p.k_splits > 1) {
+            store_partial<BM, BN, C::kThreads>(p, smem, tile.m * BM, tile.n * BN, split, tid);
+            return;
+        }
     }
     epilogue_tile<Op::kAcc == op::Acc::S32, BM, BN, C::kThreads>(p, smem, tile.m * BM, tile.n * BN, tid);
 }

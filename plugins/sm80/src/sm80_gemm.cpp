@@ -65,8 +65,8 @@ private:
     int64_t tiles() const { return (shape_.m_pad / kernel_.tile.bm) * (shape_.n_pad / kernel_.tile.bn); }
 
     int splits_on_device(const KernelDesc& k) const {
-        const int per_sm = resident_ctas_per_sm(k.tile, k.op->family, props_.max_smem_per_block_optin + 1024);
-        return k_splits(tiles(), shape_.k_stages, int64_t(props_.sm_count) * per_sm);
+        return k_splits_on(k.tile, k.op->family, tiles(), shape_.k_stages, props_.sm_count,
+                           props_.max_smem_per_block_optin + 1024);
     }
 
     int splits_;

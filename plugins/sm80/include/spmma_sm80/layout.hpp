@@ -130,6 +130,10 @@ struct Tile {
     // The CTAs an SM must hold by registers (the kernel's launch bound): the decode tiles (n
     // below 128) run three an SM, so ptxas keeps them to 168 registers a thread.
     SPMMA_SM80_HD constexpr int min_ctas_per_sm() const { return bn >= 128 ? 1 : 3; }
+    // Whether the tile's kernel splits k among CTAs (split_k.hpp): the decode tiles only, so the
+    // 128-wide tiles' main loop is the code it was (its schedule moved 3-7 % with the split's
+    // arithmetic in it: plugins/sm80/NOTES.md, "Decode").
+    SPMMA_SM80_HD constexpr bool splits_k() const { return bn < 128; }
     SPMMA_SM80_HD constexpr int threads() const { return warps() * 32; }
     SPMMA_SM80_HD constexpr int b_stage_bytes() const { return bn * kStageKBytes; }
     SPMMA_SM80_HD constexpr int stage_bytes(const Family& f) const {

@@ -7,7 +7,7 @@
 // partial tiles to a workspace; a second launch adds the partials in split order (the same D
 // from launch to launch) and writes D (sm80_spgemm.cuh, add_k_splits). Only grids smaller than
 // what the device holds at once are split, so the compute-bound shapes keep their one CTA per
-// tile.
+// tile; and only the decode tiles split (Tile::splits_k).
 #pragma once
 
 #include <spmma_sm80/layout.hpp>
@@ -42,6 +42,13 @@ inline int k_splits(int64_t tiles, int64_t k_stages, int64_t resident) {
     const int64_t by_slots = resident / tiles;
     const int64_t by_stages = k_stages / kMinStagesPerSplit;
     return static_cast<int>(std::clamp<int64_t>(std::min(by_slots, by_stages), 1, kMaxSplits));
+}
+
+// The split of a tile of t over `tiles` tiles and k_stages on a device of sm_count SMs with
+// smem_per_sm bytes of shared memory each: 1 for the tiles that do not split.
+inline int k_splits_on(const Tile& t, const Family& f, int64_t tiles, int64_t k_stages, int sm_count, int smem_per_sm) {
+    if (!t.splits_k()) return 1;
+    return k_splits(tiles, k_stages, int64_t(sm_count) * resident_ctas_per_sm(t, f, smem_per_sm));
 }
 
 // The first k stage of range `split` of `splits` over a tile's k_stages (range s runs from
