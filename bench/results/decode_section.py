@@ -74,7 +74,7 @@ def _sol(r):
 PEER_LABEL = {"cublas": "cuBLAS", "cusparselt": "cuSPARSELt"}
 
 
-def _card_lines(card, records, layers, ns, types, subject, peers):
+def _card_lines(card, records, layers, ns, types, subject, peers, title):
     cells = {}
     for r in records:
         p = r["problem"]
@@ -83,7 +83,7 @@ def _card_lines(card, records, layers, ns, types, subject, peers):
     peaks = next((dig(r, "device", "peaks") for r in records if isinstance(dig(r, "device", "peaks"), dict)), None)
     dram = next((number(dig(r, "sol", "peak_dram_bytes_per_s")) for r in records
                  if number(dig(r, "sol", "peak_dram_bytes_per_s"))), None)
-    lines = ["", f"## Decode: {card}", ""]
+    lines = ["", f"## {title}: {card}", ""]
     lines.append(f"- Records: {len(records)}" + (f", {stamps[0]} to {stamps[-1]}" if stamps else ""))
     if peaks:
         lines.append(f"- Peaks (the device's, as its plugin states them): {peaks.get('sm_count')} SMs at "
@@ -128,14 +128,15 @@ def _card_lines(card, records, layers, ns, types, subject, peers):
     return lines
 
 
-def decode_lines(records, layers, ns, types, subject, peers):
-    """The decode sections, one per card, in the order the cards first appear."""
+def decode_lines(records, layers, ns, types, subject, peers, title="Decode"):
+    """The decode sections, one per card, in the order the cards first appear, under `# {title}`
+    (and `## {title}: card`)."""
     cards = []
     for r in records:
         card = dig(r, "device", "name") or "device not recorded"
         if card not in cards:
             cards.append(card)
-    lines = ["", "# Decode: a weight times 1 to 128 tokens",
+    lines = ["", f"# {title}: a weight times 1 to 128 tokens",
              "",
              f"Ratio: the best peer's time / {subject}'s (above 1: {subject} faster); vs dense cuBLAS: the cublas",
              f"plugin's time / {subject}'s. % SOL: the share of the record's roofline bound reached (its `sol`).",
@@ -144,5 +145,5 @@ def decode_lines(records, layers, ns, types, subject, peers):
         lines += ["", "No decode records."]
     for card in cards:
         lines += _card_lines(card, [r for r in records if (dig(r, "device", "name") or "device not recorded") == card],
-                             layers, ns, types, subject, peers)
+                             layers, ns, types, subject, peers, title)
     return lines

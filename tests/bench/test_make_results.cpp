@@ -138,7 +138,8 @@ TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULT
     INFO(kept);
     REQUIRE(fs::is_directory(kSource / kept));
     // And the folders its decode sections come from (one per card, in the README's order), where
-    // the README names them: every `...` between "and its decode sections" and "by".
+    // the README names them: every `...` between "and its decode sections" and "by"; then another
+    // plugin's section, "its <plugin> decode section from `...`".
     std::string decode;
     if (const size_t dat = readme.find("and its decode sections", end); dat != std::string::npos) {
         const size_t by = readme.find(", by `make_results.py`", dat);
@@ -150,6 +151,13 @@ TEST_CASE("make_results.py: the kept standard-set records reproduce bench/RESULT
             q = qend;
         }
         REQUIRE(!decode.empty());
+        const std::string from = " decode section from `";
+        if (const size_t as = readme.find(from, by); as != std::string::npos && as < readme.find("\n\n", by)) {
+            const size_t word = readme.find_last_of(" \n", as - 1) + 1;
+            const size_t qend = readme.find('`', as + from.size());
+            decode += " --decode-as " + readme.substr(word, as - word) + " bench/results/" +
+                      readme.substr(as + from.size(), qend - as - from.size()) + "set.jsonl.gz";
+        }
     }
     const Run r = make_results(kept + "worker.jsonl --peers " + kept + "peers.json --command "
                                "'REPEAT=2 bench/sweep/standard.sh; STAGES=peers bench/baselines/device.sh'" + decode,
@@ -206,6 +214,22 @@ TEST_CASE("make_results.py: a % SOL column where a section's records carry sol, 
     CHECK(has_line(r.out, "| 8192x8192x8192 | bf16 | 1107 | - | `cusparselt_bf16bf16_f32acc_alg20` | - | - | - |"));
     // The sm90a section's records carry no sol: no column there.
     CHECK(has_line(r.out, "| shape | type | TFLOP/s | kernel | best peer | peer TFLOP/s | ratio |"));
+}
+
+TEST_CASE("make_results.py --decode-as: another plugin's decode records in a section of their own, against the peers") {
+    const auto dir = scratch("make_results_decode_as");
+    const Run r = make_results("--decode tests/bench/sample/decode.jsonl --decode-as cusparselt tests/bench/sample/decode.jsonl "
+                               "--decode-shapes tests/bench/sample/decode-shapes.toml",
+                               dir);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    // sm90a's section first, then the other subject's, titled with it.
+    CHECK(r.out.find("## Decode: NVIDIA H100 80GB HBM3") < r.out.find("# Decode on cusparselt: a weight times 1 to 128 tokens"));
+    CHECK(has_line(r.out, "## Decode on cusparselt: NVIDIA H100 80GB HBM3"));
+    CHECK(has_line(r.out, "Ratio: the best peer's time / cusparselt's (above 1: cusparselt faster); vs dense cuBLAS: the cublas"));
+    // cuSPARSELt's 6144x4096 f16 cell at one token against cuBLAS, its only peer there.
+    CHECK(r.out.find("| toy qkv | 6144x4096 | 1 | f16 | 16.0 | ") != std::string::npos);
+    CHECK(r.out.find("cusparselt faster than the best peer at") != std::string::npos);
 }
 
 TEST_CASE("make_results.py --decode: a workload file that is not one exits 2 naming it") {
