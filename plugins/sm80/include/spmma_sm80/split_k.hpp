@@ -20,10 +20,10 @@ namespace spmma_sm80 {
 // A split's least k stages: its pipeline's fill and the partial tile's round trip stay a small
 // share of its time (8 stages: 1024 bytes of k a row).
 constexpr int kMinStagesPerSplit = 8;
-constexpr int kReduceThreads = 256;  // a CTA of the reduction kernel, 4 columns of D a thread
 constexpr int kMaxSplits = 16;
 // The most CTAs of one kernel the heuristic counts on an SM.
 constexpr int kMaxCtasPerSm = 4;
+constexpr int kReduceThreads = 256;  // a CTA of the reduction kernel, 4 columns of D a thread
 
 // CTAs of tile t resident on one SM of `smem_per_sm` bytes of shared memory (1 KB of it reserved
 // per CTA from sm_80 on), 2048 threads and 65536 registers, each thread taking the most its
@@ -44,8 +44,8 @@ inline int k_splits(int64_t tiles, int64_t k_stages, int64_t resident) {
     return static_cast<int>(std::clamp<int64_t>(std::min(by_slots, by_stages), 1, kMaxSplits));
 }
 
-// The split of a tile of t over `tiles` tiles and k_stages on a device of sm_count SMs with
-// smem_per_sm bytes of shared memory each: 1 for the tiles that do not split.
+// The ranges each of `tiles` tiles of t (k_stages deep) is split into on a device of sm_count
+// SMs with smem_per_sm bytes of shared memory each: 1 for the tiles that do not split.
 inline int k_splits_on(const Tile& t, const Family& f, int64_t tiles, int64_t k_stages, int sm_count, int smem_per_sm) {
     if (!t.splits_k()) return 1;
     return k_splits(tiles, k_stages, int64_t(sm_count) * resident_ctas_per_sm(t, f, smem_per_sm));
