@@ -1,8 +1,8 @@
 // A Gemm for the warp-level mma.sp families (sm80, sm120a): one CTA per bm x bn tile of D (or a
 // few, where the family splits k: ctas_per_tile) on a 1-D grid, A packed into values and metadata
 // blocks per (tile, k stage), B into padded columns, and one parameter struct that the kernel
-// takes by value. What such a family still writes: its
-// packing library and the fields of its parameters that are its own (fill_own, pack_own).
+// takes by value. What such a family still writes: its packing library and the fields of its
+// parameters that are its own (fill_own, pack_own).
 //
 // The family's names, found by argument-dependent lookup on Entry::packing()'s type (its
 // packing form, e.g. sm80's Family): packed_shape(form, tile, m, n, k) -> Shape (a_bytes,
