@@ -7,9 +7,8 @@
 
 #include <spmma_plugin/kernel_backend.hpp>
 #include <spmma_plugin/refusals.hpp>
-#include <spmma_plugin/tile_grid.hpp>
 #include <spmma_sm80/pack.hpp>
-#include <spmma_sm80/split_k.hpp>
+#include <spmma_sm80/tile_choice.hpp>
 
 #include <cmath>
 #include <limits>
@@ -88,29 +87,13 @@ protected:
         return spmma_plugin::cuda::cta_tile_reason(k.name, k.smem_bytes(), k.tile.bm, k.tile.bn, p, dev);
     }
 
-    // Ordered metadata, the tile whose waves fill the device best (big tiles preferred); the
-    // decode tiles (n below 128) only where n fits one tile column, so A is read once, and the
-    // widest of them (64) also in two, so that grids of 65-128 tokens split too.
+    // Ordered metadata, the candidate tile of the highest score (tile_choice.hpp).
     const KernelDesc* choose(const spmma_problem& p, const DeviceProperties& dev, std::string* why) const override {
-        const auto candidate = [&](const KernelDesc& k) {
-            return k.ordered && (k.tile.bn >= 128 || p.n <= k.tile.bn || (k.tile.bn == 64 && p.n <= 128));
-        };
-        return best_fit(p, dev, why, candidate, [&](const KernelDesc& k) {
-            // NOTES: the share of the last wave's SMs that get work, times a per-tile efficiency
-            // (fewer bytes per flop for the big tiles; 3 stages hide less latency than 4), times
-            // the share of computed elements inside m x n. A grid that split-K spreads over the
-            // device (split_k.hpp) fills the CTA slots it counts, not waves of one CTA an SM.
-            const spmma_plugin::TileGrid grid = spmma_plugin::tile_grid(p.m, p.n, k.tile.bm, k.tile.bn);
-            const int smem_per_sm = dev.max_smem_per_block_optin + 1024;
-            const int64_t slots = int64_t(dev.sm_count) * resident_ctas_per_sm(k.tile, k.op->family, smem_per_sm);
-            const int64_t stages = (p.k + k.op->family.stage_k() - 1) / k.op->family.stage_k();
-            const int splits = k_splits_on(k.tile, k.op->family, grid.tiles(), stages, dev.sm_count, smem_per_sm);
-            const double fill = splits > 1 ? double(grid.tiles() * splits) / double(slots) : grid.wave_fill(dev.sm_count);
-            const double area = double(k.tile.bm) * k.tile.bn;
-            double eff = area >= 32768 ? (k.tile.bm >= k.tile.bn ? 1.0 : 0.97) : 0.82;
-            if (k.tile.stages < 4) eff *= 0.95;
-            return fill * eff * grid.used(p.m, p.n);
-        });
+        return best_fit(
+            p, dev, why, [&](const KernelDesc& k) { return k.ordered && tile_candidate(k.tile, p.n); },
+            [&](const KernelDesc& k) {
+                return tile_score(k.tile, k.op->family, p.m, p.n, p.k, dev.sm_count, dev.max_smem_per_block_optin + 1024);
+            });
     }
 };
 
