@@ -31,6 +31,7 @@ TYPES=("f16|--dtype f16|sm90a_f16f16_f32"
        "e4m3|--dtype e4m3|sm90a_e4m3e4m3_f32"
        "s8|--dtype s8|sm90a_s8s8_s32")
 KTYPES=${KTYPES:-f16,e4m3}
+SET_PLUGINS=${SET_PLUGINS:-sm90a,cusparselt,cublas}
 DECODE_KERNELS=${DECODE_KERNELS:-"64x64x*,128x16x*,128x32x*,128x64x*,128x128x*_c2x1_*"}
 globs() { local prefix=$1 out="" g; IFS=',' read -ra gs <<< "$2"; for g in "${gs[@]}"; do out+="${out:+,}${prefix}_$g"; done; echo "$out"; }
 has() { [[ ",$1," == *",$2,"* ]]; }
@@ -120,7 +121,7 @@ if [[ " $STAGES " == *" set "* ]]; then
         workload=$OUT/decode-shapes.toml
         sed "s/^dtype = .*/dtype = [\"${SET_TYPES//,/\", \"}\"]/" configs/decode-shapes.toml > "$workload"
     fi
-    timeout "$l" "$SPMMA" run "$workload" --plugin "${SET_PLUGINS:-sm90a,cusparselt,cublas}" --flush-l2 --min-time "$MIN_TIME" \
+    timeout "$l" "$SPMMA" run "$workload" --plugin "$SET_PLUGINS" --flush-l2 --min-time "$MIN_TIME" \
         --no-progress --json "$OUT/set.jsonl" >> "$OUT/set.log" 2>&1 ||
         { FAILS=$((FAILS + 1)); note "FAIL: decode set"; }
     note "decode set done"
@@ -135,7 +136,6 @@ fi
 note "done, $FAILS failed steps"
 python3 bench/decode/table.py "$OUT" | tee "$OUT/table.txt"
 # The other subjects of the set (SET_PLUGINS beside sm90a and the peers), a table each.
-SET_PLUGINS=${SET_PLUGINS:-sm90a,cusparselt,cublas}
 for s in ${SET_PLUGINS//,/ }; do
     case $s in sm90a | cusparselt | cublas) ;; *) python3 bench/decode/table.py "$OUT" "$s" > "$OUT/table_$s.txt" ;; esac
 done

@@ -7,6 +7,8 @@
 #include <spmma_sm80/layout.hpp>
 #include <spmma_sm80/op_tags.hpp>
 
+#include "kernel_list.hpp"
+
 #include <cstring>
 #include <set>
 #include <string>
@@ -16,25 +18,7 @@ namespace {
 
 using namespace spmma_sm80;
 
-struct ListedKernel {
-    std::string name;
-    const OpInfo* op;
-    Tile tile;
-};
-
-std::vector<ListedKernel> listed_kernels() {
-    std::vector<ListedKernel> v;
-#define SPMMA_SM80_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages) \
-    v.push_back({#name, &tags::tag, Tile{bm, bn, wm, wn, stages}});
-#include <spmma_sm80/kernels/f16.inc>
-#include <spmma_sm80/kernels/bf16.inc>
-#include <spmma_sm80/kernels/tf32.inc>
-#include <spmma_sm80/kernels/i8.inc>
-#include <spmma_sm80/kernels/i4.inc>
-#include <spmma_sm80/kernels/f8.inc>
-#undef SPMMA_SM80_KERNEL
-    return v;
-}
+using spmma_sm80_test::listed_kernels;
 
 // ldmatrix .x4 (PTX 9.7.14.5.15) on a byte image of shared memory: lane l gives the row
 // address of row l%8 of matrix l/8; register q of lane l = 4 bytes at row l/4 of matrix q,

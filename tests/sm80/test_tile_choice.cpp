@@ -6,6 +6,8 @@
 #include <spmma_sm80/op_tags.hpp>
 #include <spmma_sm80/tile_choice.hpp>
 
+#include "kernel_list.hpp"
+
 #include <string>
 #include <tuple>
 #include <vector>
@@ -14,32 +16,19 @@ using namespace spmma_sm80;
 
 namespace {
 
-struct Listed {
-    std::string name;
-    Tile tile;
-    bool ordered;
-};
-
-std::vector<Listed> f16_f32_kernels() {
-    std::vector<Listed> v;
-#define SPMMA_SM80_KERNEL(name, tag, ordered, bm, bn, wm, wn, stages) \
-    if (std::string(#tag) == "F16F16_F32") v.push_back({#name, Tile{bm, bn, wm, wn, stages}, (ordered) != 0});
-#include <spmma_sm80/kernels/f16.inc>
-#undef SPMMA_SM80_KERNEL
-    return v;
-}
+const std::string kPrefix = "sm80_f16f16_f32_";  // f16 x f16 -> f32
 
 // The tile part of the kernel the heuristic picks for m x n x k f16 (the first of equal scores).
 std::string pick(int64_t m, int64_t n, int64_t k) {
     const int h100 = 227 * 1024 + 1024;
     std::string best;
     double best_score = 0;
-    for (const Listed& l : f16_f32_kernels()) {
-        if (!l.ordered || !tile_candidate(l.tile, n)) continue;
+    for (const spmma_sm80_test::ListedKernel& l : spmma_sm80_test::listed_kernels()) {
+        if (l.name.rfind(kPrefix, 0) != 0 || !l.ordered || !tile_candidate(l.tile, n)) continue;
         const double s = tile_score(l.tile, kFamilyF16, m, n, k, 132, h100);
         if (best.empty() || s > best_score) best = l.name, best_score = s;
     }
-    return best.substr(std::string("sm80_f16f16_f32_").size());
+    return best.substr(kPrefix.size());
 }
 
 }  // namespace

@@ -134,17 +134,12 @@ __device__ __forceinline__ void add_k_splits(const GemmParams& p) {
     if (col >= p.n) return;
     const int64_t slice = int64_t(p.m) * p.partials_ld;
     const uint4* at = reinterpret_cast<const uint4*>(p.partials + int64_t(row) * p.partials_ld + col);
+    // s32 adds wrap as one sum would; f32 adds in split order
+    auto add = [](uint32_t a, uint32_t b) { return kInt ? a + b : __float_as_uint(__uint_as_float(a) + __uint_as_float(b)); };
     uint4 sum = __ldcg(at);
     for (int s = 1; s < p.k_splits; ++s) {
         const uint4 v = __ldcg(at + s * slice / 4);
-        if constexpr (kInt) {
-            sum = make_uint4(sum.x + v.x, sum.y + v.y, sum.z + v.z, sum.w + v.w);  // s32 wraps as one sum would
-        } else {
-            sum = make_uint4(__float_as_uint(__uint_as_float(sum.x) + __uint_as_float(v.x)),
-                             __float_as_uint(__uint_as_float(sum.y) + __uint_as_float(v.y)),
-                             __float_as_uint(__uint_as_float(sum.z) + __uint_as_float(v.z)),
-                             __float_as_uint(__uint_as_float(sum.w) + __uint_as_float(v.w)));
-        }
+        sum = make_uint4(add(sum.x, v.x), add(sum.y, v.y), add(sum.z, v.z), add(sum.w, v.w));
     }
     epilogue_chunk<kInt>(p, row, col, sum);
 }
@@ -361,8 +356,8 @@ __device__ __forceinline__ void spgemm(const GemmParams& p) {
 
 }  // namespace spmma_sm80
 
-// The split-K reductions of a kernel file (every tile's, float and integer accumulators):
-// sm80_add_k_splits_f32 / _s32 (add_k_splits, kReduceThreads a CTA).
+// The split-K reductions of a kernel file whose list has decode tiles (float and integer
+// accumulators): sm80_add_k_splits_f32 / _s32 (add_k_splits, kReduceThreads a CTA).
 #define SPMMA_SM80_SPLIT_REDUCTIONS()                                                                      \
     extern "C" __global__ void __launch_bounds__(spmma_sm80::kReduceThreads)                               \
         sm80_add_k_splits_f32(const __grid_constant__ spmma_sm80::GemmParams p) {                          \

@@ -4,5 +4,3 @@
 #include "sm80_spgemm.cuh"
 
 #include <spmma_sm80/kernels/i4.inc>
-// The split-K reductions its kernels launch after them (sm80_add_k_splits_f32 / _s32).
-SPMMA_SM80_SPLIT_REDUCTIONS()
