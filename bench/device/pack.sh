@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 BUILD=${BUILD:-build}
 rm -rf .deploy
 mkdir -p .deploy/build/bin .deploy/build/lib/spmma/plugins
-for b in spmma test_core test_sm80 test_sm90a test_sm100a test_baselines test_epilogue spmma-bench-sm90a-wgmma spmma-bench-sm80-mma spmma-bench-generate; do
+for b in spmma test_core test_sm80 test_sm90a test_sm100a test_baselines test_epilogue spmma-bench-sm90a-wgmma spmma-bench-sm80-mma spmma-bench-generate spmma-bench-dram; do
     [ -x "$BUILD/bin/$b" ] && cp "$BUILD/bin/$b" .deploy/build/bin/ || echo "pack.sh: $BUILD/bin/$b not built, left out"
 done
 # The hand-built CUTLASS peer (bench/cutlass/build.sh), where there is one.
