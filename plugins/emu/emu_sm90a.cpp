@@ -1,7 +1,8 @@
 // The sm90a kernels, emulated: the sm90a plugin's host packing (plugins/sm90a/pack) produces the
 // padded A values, B and metadata words it uploads; each CTA of every cluster tile is rebuilt as
 // the kernel runs it -- per k-tile, the producer's TMA boxes (its own slices and its cluster
-// peers' multicast ones) placed into a modelled shared memory at the stage's offsets
+// peers' multicast ones; A in stage order by one bulk copy for the kernels that take it so,
+// TileConfig::a_in_stage_order) placed into a modelled shared memory at the stage's offsets
 // (tile_config.hpp), then each consumer warpgroup's metadata words, sparsity selectors and matrix
 // descriptors (layout.hpp) handed to the wgmma.mma_async.sp model, the accumulators carried from
 // one instruction to the next -- and D is read out through the epilogue's fragment mapping.
@@ -12,6 +13,7 @@
 #include "emu_parallel.hpp"
 
 #if SPMMA_EMU_SM90A
+#include <spmma/isa/bulk_copy.hpp>
 #include <spmma/isa/smem.hpp>
 #include <spmma/isa/tma.hpp>
 #include <spmma/isa/wgmma_sp.hpp>
@@ -96,19 +98,26 @@ isa::WgmmaSp op_of(const Entry& e) {
 
 // The packed tensors the plugin uploads (sm90a_gemm.cpp upload), as its tensor maps describe them.
 struct Packed {
-    std::vector<uint8_t> a, b;
+    std::vector<uint8_t> a, b;  // A row-major, or in stage order (TileConfig::a_in_stage_order)
     std::vector<uint32_t> meta;
     isa::TmaTensor ta, tb, te;
+    int64_t k_tiles = 0;
 };
 
 Packed pack(const Entry& e, const spmma_problem& p, const Canonical& in, const Grid& g) {
     const Family f = e.cfg.family;
     const int eb = traits(f).elem_bytes;
     Packed k;
-    k.a.resize(packed_a_bytes(f, p.m, g.kp));
     k.b.resize(packed_b_bytes(f, p.n, g.kp));
     k.meta.resize(packed_meta_words(f, g.meta_rows, g.kp));
-    pack_a_values(f, in.a_values.data(), p.m, p.k, g.kp, k.a.data());
+    if (e.cfg.a_in_stage_order()) {
+        k.a.resize(packed_a_stages_bytes(f, p.m, g.kp, e.cfg.a_slice_rows()));
+        pack_a_stages(f, in.a_values.data(), p.m, p.k, g.kp, e.cfg.a_slice_rows(), k.a.data());
+    } else {
+        k.a.resize(packed_a_bytes(f, p.m, g.kp));
+        pack_a_values(f, in.a_values.data(), p.m, p.k, g.kp, k.a.data());
+    }
+    k.k_tiles = g.k_tiles;
     pack_b(f, in.b.data(), p.n, p.k, g.kp, k.b.data());
     pack_metadata(f, in.a_indices.data(), p.m, p.k, g.meta_rows, g.kp, k.meta.data());
     if (fault_from_env() == Fault::Meta) k.meta[0] = corrupt_meta_word(k.meta[0], f == Family::B32);
@@ -134,15 +143,20 @@ std::string load_stage(const TileConfig& c, const Packed& k, isa::SharedMemory& 
     auto add = [&u](std::vector<std::string> v) { u.insert(u.end(), v.begin(), v.end()); };
     for (int j = 0; j < c.cn; ++j) {
         const int tm = static_cast<int>(tile_m);
-        add(isa::tma_load_2d(smem, a_st + c.a_slice_offset(j), k.ta, c.bk() / 2, c.a_slice_rows(), c.a_col(kt),
-                             c.a_row(tm, j), isa::Swizzle::B64));
+        if (c.a_in_stage_order()) {
+            const size_t block = static_cast<size_t>((tile_m * k.k_tiles + kt) * c.a_stage_bytes());
+            add(isa::bulk_load_1d(smem, a_st, k.a.data() + block, static_cast<size_t>(c.a_stage_bytes())));
+        } else {
+            add(isa::tma_load_2d(smem, a_st + c.a_slice_offset(j), k.ta, c.bk() / 2, c.a_slice_rows(), c.a_col(kt),
+                                 c.a_row(tm, j), isa::Swizzle::B64));
+        }
         add(isa::tma_load_2d(smem, e_st + c.e_slice_offset(j), k.te, c.units() * 32, c.e_slice_blocks(), c.e_col(kt),
                              c.e_row(tm, j), isa::Swizzle::None));
     }
     for (int i = 0; i < c.cm; ++i)
         add(isa::tma_load_2d(smem, b_st + c.b_slice_offset(i), k.tb, c.bk(), c.b_slice_rows(), c.b_col(kt),
                              c.b_row(static_cast<int>(tile_n), i), isa::Swizzle::B128));
-    return u.empty() ? std::string() : "TMA: " + u.front();
+    return u.empty() ? std::string() : "copy: " + u.front();
 }
 
 // One CTA: every k-tile's stage and wgmmas, then its part of D into `acc`.

@@ -1,12 +1,14 @@
 // The proof that the sm90a layouts are right before any GPU run: for every kernel the plugin
 // builds, one output tile is computed the way the kernel computes it -- the host packing
 // (pack.hpp), TMA placing the packed boxes into shared memory with the tensor maps' swizzle at
-// the producer's coordinates, the consumers' metadata words and matrix descriptors (layout.hpp,
+// the producer's coordinates (A in stage order by one bulk copy a stage, for the kernels that
+// take it so), the consumers' metadata words and matrix descriptors (layout.hpp,
 // tile_config.hpp) -- with the bit-level wgmma.mma_async.sp model (isa/) in place of
 // the tensor cores, and the accumulators read back through the epilogue's fragment mapping.
 // The result must equal the exact product of the canonical operands.
 #include <catch2/catch.hpp>
 
+#include <spmma/isa/bulk_copy.hpp>
 #include <spmma/isa/smem.hpp>
 #include <spmma/isa/wgmma_sp.hpp>
 #include <spmma/types.hpp>
@@ -147,6 +149,11 @@ int run_tile(const KernelCase& kc, int64_t& checked) {
     std::vector<uint8_t> pa(packed_a_bytes(f, m, kp)), pb(packed_b_bytes(f, n, kp));
     std::vector<uint32_t> pe(packed_meta_words(f, meta_rows, kp));
     pack_a_values(f, a.data(), m, k, kp, pa.data());
+    std::vector<uint8_t> pa_stages;  // A in stage order, for the kernels that copy it so
+    if (cfg.a_in_stage_order()) {
+        pa_stages.resize(packed_a_stages_bytes(f, m, kp, cfg.a_slice_rows()));
+        pack_a_stages(f, a.data(), m, k, kp, cfg.a_slice_rows(), pa_stages.data());
+    }
     pack_b(f, b.data(), n, k, kp, pb.data());
     pack_metadata(f, idx.data(), m, k, meta_rows, kp, pe.data());
     const HostTensor ta{pa.data(), kp / 2, m, eb};
@@ -179,8 +186,18 @@ int run_tile(const KernelCase& kc, int64_t& checked) {
                 isa::SharedMemory smem;
                 // This CTA's stage: the slices of its cluster row (A, metadata) and column (B).
                 for (int j = 0; j < cfg.cn; ++j) {
-                    tma_load(smem, a_st + cfg.a_slice_offset(j), ta, cfg.bk() / 2, cfg.a_slice_rows(), cfg.a_col(kt),
-                             cfg.a_row(tile_m, j), kStageARowBytes);
+                    if (cfg.a_in_stage_order()) {
+                        // One bulk copy of the block of (tile row, stage), as the producer issues it.
+                        const size_t block = (static_cast<size_t>(tile_m) * k_tiles + kt) * cfg.a_stage_bytes();
+                        const auto bulk = isa::bulk_load_1d(smem, a_st, pa_stages.data() + block, cfg.a_stage_bytes());
+                        if (!bulk.empty()) {
+                            UNSCOPED_INFO(kc.name << ": " << bulk.front());
+                            return -1;
+                        }
+                    } else {
+                        tma_load(smem, a_st + cfg.a_slice_offset(j), ta, cfg.bk() / 2, cfg.a_slice_rows(), cfg.a_col(kt),
+                                 cfg.a_row(tile_m, j), kStageARowBytes);
+                    }
                     tma_load(smem, e_st + cfg.e_slice_offset(j), te, cfg.units() * 32, cfg.e_slice_blocks(), cfg.e_col(kt),
                              cfg.e_row(tile_m, j), 0);
                 }

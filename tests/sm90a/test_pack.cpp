@@ -116,6 +116,36 @@ TEST_CASE("sm90a pack_a_values and pack_b keep each row and zero the k padding",
     }
 }
 
+TEST_CASE("sm90a pack_a_stages: a block per (tile row, stage), each row's 16-byte chunks where the 64-byte swizzle puts them, zeros past m and k",
+          "[sm90a][pack]") {
+    std::mt19937 rng(11);
+    for (Family f : kFamilies) {
+        const int eb = traits(f).elem_bytes;
+        const int64_t m = 70, k = stage_k(f) + 2 * traits(f).group, kp = padded_k(f, k);
+        const int slice = 64;
+        std::vector<uint8_t> a(static_cast<size_t>(m * k / 2 * eb));
+        for (auto& x : a) x = static_cast<uint8_t>(rng() | 1u);
+        // Two tile rows (70 rows in tiles of 64), two stages each.
+        REQUIRE(packed_a_stages_bytes(f, m, kp, slice) == size_t(2 * 2 * slice * kStageARowBytes));
+        std::vector<uint8_t> out(packed_a_stages_bytes(f, m, kp, slice), 0xAA);
+        pack_a_stages(f, a.data(), m, k, kp, slice, out.data());
+        const int64_t row_bytes = k / 2 * eb;
+        for (int64_t row = 0; row < 2 * slice; ++row)
+            for (int64_t st = 0; st < 2; ++st)
+                for (int64_t byte = 0; byte < kStageARowBytes; ++byte) {
+                    const int64_t t = row / slice, r = row % slice, from = st * kStageARowBytes + byte;
+                    // Row r's chunk c goes to chunk c ^ ((r / 2) % 4) of its 64 bytes.
+                    const int64_t chunk = (byte / 16) ^ ((r / 2) % 4);
+                    const uint8_t got = out[static_cast<size_t>((t * 2 + st) * slice * kStageARowBytes + r * kStageARowBytes +
+                                                                chunk * 16 + byte % 16)];
+                    const uint8_t want = row < m && from < row_bytes ? a[static_cast<size_t>(row * row_bytes + from)] : 0;
+                    if (got != want) FAIL_CHECK("row " << row << " stage " << st << " byte " << byte);
+                }
+    }
+    std::vector<uint8_t> a(64), out(4096);
+    CHECK_THROWS(pack_a_stages(Family::B16, a.data(), 1, 64, 64, 24, out.data()));
+}
+
 TEST_CASE("sm90a pack_c converts f16 and bf16 exactly, copies f32 and s32", "[sm90a][pack]") {
     const uint16_t h[] = {0x3C00, 0xC000, 0x0001, 0x7BFF, 0x8000, 0x0400};  // 1, -2, 2^-24, 65504, -0, 2^-14
     float out[6];

@@ -804,7 +804,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
         const TileScheduler sched(p, CM, CN);
         const int cta_m = cta_rank() % CM, cta_n = cta_rank() / CM;
         if (warp == 0 && elect_one()) {
-            prefetch_tensormap(tm_a);
+            if constexpr (!cfg.a_in_stage_order()) prefetch_tensormap(tm_a);
             prefetch_tensormap(tm_b);
             prefetch_tensormap(tm_e);
             // CTAs of this cluster row share A (same cta_m), of this column share B (same cta_n).
@@ -834,6 +834,10 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     if constexpr (CN > 1) {
                         tma_load_2d_multicast(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row, row_mask);
                         tma_load_2d_multicast(e_dst, tm_e, full_bar(stage), e_col, e_row, row_mask);
+                    } else if constexpr (cfg.a_in_stage_order()) {
+                        const uint8_t* a_src = p.a_stages + (static_cast<int64_t>(tile_m) * p.k_tiles + kt) * cfg.a_stage_bytes();
+                        bulk_load_1d(a_stage(stage), a_src, cfg.a_stage_bytes(), full_bar(stage));
+                        tma_load_2d(e_dst, tm_e, full_bar(stage), e_col, e_row);
                     } else {
                         tma_load_2d(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row);
                         tma_load_2d(e_dst, tm_e, full_bar(stage), e_col, e_row);

@@ -2,6 +2,8 @@
 
 #include <spmma_plugin/host_pack.hpp>
 
+#include <algorithm>
+#include <cstring>
 #include <stdexcept>
 
 namespace spmma_sm90a {
@@ -53,6 +55,36 @@ void check_k(Family f, int64_t k, int64_t kp) {
 void pack_a_values(Family f, const void* a, int64_t m, int64_t k, int64_t kp, void* out) {
     check_k(f, k, kp);
     pad_rows(a, m, k / 2, kp / 2, traits(f).elem_bytes, out);
+}
+
+size_t packed_a_stages_bytes(Family f, int64_t m, int64_t kp, int slice_rows) {
+    return packed_a_bytes(f, padded_rows(m, slice_rows), kp);
+}
+
+void pack_a_stages(Family f, const void* a, int64_t m, int64_t k, int64_t kp, int slice_rows, void* out) {
+    check_k(f, k, kp);
+    if (slice_rows <= 0 || slice_rows % 16 != 0) throw std::invalid_argument("pack_a_stages: slice_rows must be a multiple of 16");
+    const int64_t eb = traits(f).elem_bytes, row_bytes = k / 2 * eb;  // a canonical compressed row
+    const int64_t stages = kp / stage_k(f), tile_rows = padded_rows(m, slice_rows) / slice_rows;
+    const int64_t block = int64_t(slice_rows) * kStageARowBytes;
+    const auto* src = static_cast<const uint8_t*>(a);
+    auto* dst = static_cast<uint8_t*>(out);
+    std::memset(dst, 0, packed_a_stages_bytes(f, m, kp, slice_rows));
+    for (int64_t t = 0; t < tile_rows; ++t)
+        for (int64_t r = 0; r < slice_rows && t * slice_rows + r < m; ++r) {
+            const uint8_t* row = src + (t * slice_rows + r) * row_bytes;
+            for (int64_t st = 0; st < stages; ++st) {
+                uint8_t* blk = dst + (t * stages + st) * block;
+                // 16-byte chunks of the row's 64 bytes of this stage, each where the swizzle puts it.
+                for (int64_t c = 0; c < kStageARowBytes; c += 16) {
+                    const int64_t from = st * kStageARowBytes + c;
+                    if (from >= row_bytes) break;
+                    const int64_t len = std::min<int64_t>(16, row_bytes - from);
+                    std::memcpy(blk + swizzle(static_cast<uint32_t>(r * kStageARowBytes + c), kStageARowBytes), row + from,
+                                static_cast<size_t>(len));
+                }
+            }
+        }
 }
 
 void pack_b(Family f, const void* b, int64_t n, int64_t k, int64_t kp, void* out) {

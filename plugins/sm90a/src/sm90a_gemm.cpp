@@ -83,17 +83,27 @@ protected:
         const FamilyTraits t = traits(family_);
         const int eb = t.elem_bytes;
 
-        // A values and B: padded along k to whole stages (uploaded as they are when k already is).
-        a_ = DeviceBuffer(packed_a_bytes(family_, p.m, kp_));
+        // A values and B: padded along k to whole stages (uploaded as they are when k already is);
+        // A in stage order for the kernels that copy it so (TileConfig::a_in_stage_order).
+        const bool a_stages = cfg.a_in_stage_order();
+        a_ = DeviceBuffer(a_stages ? packed_a_stages_bytes(family_, p.m, kp_, cfg.a_slice_rows())
+                                   : packed_a_bytes(family_, p.m, kp_));
         b_ = DeviceBuffer(packed_b_bytes(family_, p.n, kp_));
-        if (kp_ == p.k) {
+        if (a_stages) {
+            std::vector<uint8_t> buf(a_.size());
+            pack_a_stages(family_, ops.a_values, p.m, p.k, kp_, cfg.a_slice_rows(), buf.data());
+            a_.upload(buf.data(), buf.size());
+        } else if (kp_ == p.k) {
             a_.upload(ops.a_values, a_.size());
-            b_.upload(ops.b, b_.size());
         } else {
-            std::vector<uint8_t> buf(packed_a_bytes(family_, p.m, kp_));
+            std::vector<uint8_t> buf(a_.size());
             pack_a_values(family_, ops.a_values, p.m, p.k, kp_, buf.data());
             a_.upload(buf.data(), buf.size());
-            buf.assign(packed_b_bytes(family_, p.n, kp_), 0);
+        }
+        if (kp_ == p.k) {
+            b_.upload(ops.b, b_.size());
+        } else {
+            std::vector<uint8_t> buf(b_.size());
             pack_b(family_, ops.b, p.n, p.k, kp_, buf.data());
             b_.upload(buf.data(), buf.size());
         }
@@ -107,14 +117,16 @@ protected:
         for (Grid* g : grids()) {
             g->params.c = c_.as<const void>();
             g->params.epi = fused_epilogue();
+            g->params.a_stages = a_stages ? a_.as<const uint8_t>() : nullptr;
         }
 
         // Tensor maps: A and B K-major with the swizzle their descriptors name (layout.hpp), the
         // metadata as rows of 32-word units, boxes of one CTA's multicast slice (A and metadata
         // slices are alike in both grids of a split: clusters along m only).
-        tm_a_ = encode_tensor_map(row_major_map("A values", raw_type(eb), a_.get(), static_cast<uint64_t>(kp_ / 2),
-                                                static_cast<uint64_t>(p.m), static_cast<uint32_t>(cfg.bk() / 2),
-                                                static_cast<uint32_t>(cfg.a_slice_rows()), CU_TENSOR_MAP_SWIZZLE_64B));
+        if (!a_stages)
+            tm_a_ = encode_tensor_map(row_major_map("A values", raw_type(eb), a_.get(), static_cast<uint64_t>(kp_ / 2),
+                                                    static_cast<uint64_t>(p.m), static_cast<uint32_t>(cfg.bk() / 2),
+                                                    static_cast<uint32_t>(cfg.a_slice_rows()), CU_TENSOR_MAP_SWIZZLE_64B));
         for (Grid* g : grids())
             g->tm_b = encode_tensor_map(row_major_map("B", raw_type(eb), b_.get(), static_cast<uint64_t>(kp_),
                                                       static_cast<uint64_t>(p.n), static_cast<uint32_t>(g->cfg.bk()),

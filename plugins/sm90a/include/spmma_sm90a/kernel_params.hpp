@@ -46,6 +46,10 @@ struct KernelParams {
     // rectangle of D's tiles.
     int32_t tile_m0, tile_n0;
     spmma_plugin::FusedEpilogue epi;  // ABI 1.2's epilogue: the float kernels fuse it (scaled_pair)
+    // A in stage order (TileConfig::a_in_stage_order kernels; pack_a_stages): the block of tile
+    // row t and stage s at (t * k_tiles + s) * a_stage_bytes(). Null for the other kernels, which
+    // copy A through its tensor map.
+    const uint8_t* a_stages;
 };
 
 }  // namespace spmma_sm90a

@@ -1,7 +1,10 @@
 // Host-side packing of the canonical operands (abi/include/spmma/plugin.h) into what the sm90a
 // kernels load with TMA. Pure C++ (no CUDA): the plugin and the tests link it.
 //   A values: m rows of kp/2 elements (the canonical row, then zeros): K-major, as wgmma's
-//             sparse A operand wants it; kp pads k to whole pipeline stages.
+//             sparse A operand wants it; kp pads k to whole pipeline stages. Or, for kernels
+//             that take A in stage order (TileConfig::a_in_stage_order), one block of
+//             slice_rows x 64 bytes per (tile row, stage): the stage's shared-memory image, so
+//             that one bulk copy moves it.
 //   B:        n rows (columns of B) of kp elements, K-major, zero padded.
 //   metadata: (meta_rows/16) x (kp/unit_k) units of 32 words, one word per lane in the order of
 //             layout.hpp's meta_position, so a warp loads a unit with one 128-byte access.
@@ -32,6 +35,12 @@ size_t packed_meta_words(Family f, int64_t meta_rows, int64_t kp);
 
 // Compressed A values (m x k/2, row-major) -> m x kp/2, zero padded.
 void pack_a_values(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, void* out);
+// A in stage order: rows padded to whole tiles of slice_rows, then per tile row its kp / stage_k
+// stages, each block the slice_rows x kStageARowBytes bytes a TMA copy with the 64-byte swizzle
+// writes to shared memory (row r's byte b at swizzle(r * 64 + b, 64)); rows past m and k past k
+// are zero.
+size_t packed_a_stages_bytes(Family f, int64_t m, int64_t kp, int slice_rows);
+void pack_a_stages(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, int slice_rows, void* out);
 // B (column-major k x n: column j's k elements contiguous) -> n x kp, zero padded.
 void pack_b(Family f, const void* b, int64_t n, int64_t k, int64_t kp, void* out);
 // Canonical index bytes (m x k/group) -> packed metadata words; rows >= m and groups >= k/group

@@ -70,6 +70,12 @@ struct TileConfig {
     // [A stages][B stages][E stages][epilogue buffers][epilogue terms][barriers] from a
     // 1024-byte aligned base.
     SPMMA_HD constexpr int a_stage_bytes() const { return bm * kStageARowBytes; }
+    // Whether the kernel takes A in stage order (pack.hpp, pack_a_stages): one bulk copy of the
+    // stage's shared-memory image instead of a tensor copy of bm rows of 64 bytes. The narrow
+    // tiles without A multicast: NOTES: the copy engine takes a 2-D box at about 0.6 rows a clock,
+    // so 64-byte A rows hold an SM to about 75 GB/s (bench/NOTES.md, 2026-11-29, spmma-bench-dram),
+    // below what a decode tile needs where few tiles stream A; a 1-D bulk copy is not bound so.
+    SPMMA_HD constexpr bool a_in_stage_order() const { return bn <= 64 && cn == 1; }
     SPMMA_HD constexpr int b_stage_bytes() const { return bn * kStageBRowBytes; }
     SPMMA_HD constexpr int e_stage_bytes() const { return bm / kMetaRowsPerUnit * units() * kMetaUnitBytes; }
     SPMMA_HD constexpr int stage_bytes() const { return a_stage_bytes() + b_stage_bytes() + e_stage_bytes(); }
