@@ -72,9 +72,9 @@ struct TileConfig {
     SPMMA_HD constexpr int a_stage_bytes() const { return bm * kStageARowBytes; }
     // Whether the kernel takes A in stage order (pack.hpp, pack_a_stages): one bulk copy of the
     // stage's shared-memory image instead of a tensor copy of bm rows of 64 bytes. The narrow
-    // tiles without A multicast: NOTES: the copy engine takes a 2-D box at about 0.6 rows a clock,
-    // so 64-byte A rows hold an SM to about 75 GB/s (bench/NOTES.md, 2026-11-29, spmma-bench-dram),
-    // below what a decode tile needs where few tiles stream A; a 1-D bulk copy is not bound so.
+    // tiles without A multicast. NOTES: over the whole GPU, 2-D boxes of 64-byte rows read DRAM
+    // at 4.1 TB/s and 1-D bulk copies at 4.5 (spmma-bench-dram); with A so the large decode
+    // layers ran 4-6 % faster (plugins/sm90a/NOTES.md, "A in stage order").
     SPMMA_HD constexpr bool a_in_stage_order() const { return bn <= 64 && cn == 1; }
     SPMMA_HD constexpr int b_stage_bytes() const { return bn * kStageBRowBytes; }
     SPMMA_HD constexpr int e_stage_bytes() const { return bm / kMetaRowsPerUnit * units() * kMetaUnitBytes; }
