@@ -6,17 +6,21 @@
 //            a fit time = t0 + bytes / rate over the sizes of 64 MiB and more: the launch's fixed
 //            cost and the rate a long read sustains;
 //   per CTA  1 to all SMs, one CTA each, every CTA reading its own 4 MiB: with loads (1024 and 256
-//            threads) and bulk copies; then tensor copies of 128-row boxes 64 bytes wide (the sm90a
-//            decode kernels' A box) and 128 bytes wide, by the pitch of the matrix's rows (64: each
-//            box one contiguous run; the decode layers' compressed rows of 4096-28672 bytes): what
-//            one SM takes in, and from how many SMs on DRAM is the limit.
+//            threads) and bulk copies (one thread issuing and waiting, or the GEMM kernels'
+//            producer / consumer barriers: "split"); then tensor copies of 128-row boxes 64 and
+//            128 bytes wide by the pitch of the matrix's rows (64: each box one contiguous run;
+//            the decode layers' compressed rows of 4096-28672 bytes), the ring's depth, the
+//            element type, the number of tensor maps and the barrier form: what one SM takes in,
+//            and from how many SMs on DRAM is the limit.
 // Device 0 must be sm_90 or newer (bulk and tensor copies); exits 3 without one.
 //   spmma-bench-dram [iterations]   (default 30 timed launches a figure, after 3 warm-up ones)
 #include <spmma_plugin/cuda_driver.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_plugin/l2_flush.hpp>
 #include <spmma_plugin/tensor_map.hpp>
 
 #include "../common/probe_gpu.hpp"
+#include "dram_read.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,9 +30,10 @@
 #include <vector>
 
 SPMMA_DECLARE_FATBIN(dram_read)
-SPMMA_DECLARE_FATBIN(flush)
 
 namespace cu = spmma_plugin::cuda;
+using spmma_bench::ring_smem_bytes;
+using spmma_bench::TensorMaps;
 
 namespace {
 
@@ -38,30 +43,16 @@ constexpr unsigned kChunk = 16 * 1024;  // a bulk copy
 constexpr unsigned kBulkStages = 8;
 constexpr unsigned kBandRows = 128;     // a tensor-copy band: the decode tiles' 128 rows
 
-// dram_read_tma's first parameter (dram_read.cu).
-struct TensorMaps {
-    CUtensorMap map[4];
-    unsigned count;
-};
-
 // The median of `iterations` timed launches, each after the kit's L2 flush (what a record with
 // --flush-l2 times).
 class Timer {
 public:
     Timer(const cu::DeviceProperties& props, int iterations)
-        : flush_buf_(2 * static_cast<size_t>(std::max(props.l2_bytes, 1 << 20))), sink_(sizeof(unsigned)),
-          flush_mod_(SPMMA_FATBIN(flush)), flush_(flush_mod_.function("spmma_l2_flush")), iterations_(iterations) {
-        flush_buf_.fill(0);
-        flush_shape_.grid[0] = static_cast<unsigned>(4 * props.sm_count);
-        flush_shape_.block[0] = 256;
-    }
+        : flush_mod_(cu::L2Flush::image()), flush_(props, flush_mod_), iterations_(iterations) {}
     template <class Launch>
     double median_ms(Launch&& launch) {
-        CUdeviceptr buf = flush_buf_.get(), sink = sink_.get();
-        unsigned long long count = flush_buf_.size() / 16;
-        void* args[] = {&buf, &count, &sink};
         std::vector<float> t(static_cast<size_t>(iterations_));
-        cu::timed_runs(stream_, 3, iterations_, t.data(), [&] { cu::launch(flush_, flush_shape_, stream_.get(), args); },
+        cu::timed_runs(stream_, 3, iterations_, t.data(), [&] { flush_.enqueue(stream_.get()); },
                        [&] { launch(stream_.get()); });
         std::sort(t.begin(), t.end());
         return t[t.size() / 2];
@@ -69,10 +60,8 @@ public:
 
 private:
     cu::Stream stream_;
-    cu::DeviceBuffer flush_buf_, sink_;
     cu::Module flush_mod_;
-    CUfunction flush_;
-    cu::LaunchShape flush_shape_;
+    cu::L2Flush flush_;
     int iterations_;
 };
 
@@ -103,7 +92,7 @@ struct Reader {
         cu::LaunchShape s;
         s.grid[0] = ctas;
         s.block[0] = 64;
-        s.smem_bytes = 1024 + (kChunk + 16) * kBulkStages;
+        s.smem_bytes = ring_smem_bytes(kChunk, kBulkStages);
         return timer.median_ms([&](CUstream st) { cu::launch(k.bulk, s, st, args); });
     }
     // Tensor copies of boxes kBandRows rows by box_cols bytes from a row-major matrix whose rows
@@ -127,7 +116,7 @@ struct Reader {
         cu::LaunchShape s;
         s.grid[0] = ctas;
         s.block[0] = 64;
-        s.smem_bytes = 1024 + (box_bytes + 16) * stages;
+        s.smem_bytes = ring_smem_bytes(box_bytes, stages);
         const double ms = timer.median_ms([&](CUstream stm) { cu::launch(k.tma, s, stm, args); });
         return {ms, size_t(bands) * band_bytes};
     }
@@ -165,20 +154,29 @@ void sizes_table(Reader& r, const cu::DeviceProperties& p) {
                 t0 * 1e6, 1 / slope / 1e12, 100 / slope / 1e12 / peak, peak);
 }
 
+// The CTA counts of the per-CTA tables: 1 to 96, then every SM.
+std::vector<unsigned> cta_counts(const cu::DeviceProperties& p) {
+    std::vector<unsigned> counts;
+    for (unsigned c : {1, 2, 4, 8, 16, 32, 48, 64, 96})
+        if (c < unsigned(p.sm_count)) counts.push_back(c);
+    counts.push_back(static_cast<unsigned>(p.sm_count));
+    return counts;
+}
+
 void per_cta_table(Reader& r, const cu::DeviceProperties& p) {
     std::printf("\nper CTA: each of N CTAs (one an SM) reads its own %zu MiB; GB/s a CTA, TB/s in all\n", kPerCta / kMiB);
     std::printf("%5s | %-13s | %-13s | %-13s | %-13s\n", "CTAs", "loads x1024", "loads x256", "bulk 16K s8",
                 "bulk split");
-    std::vector<unsigned> counts{1, 2, 4, 8, 16, 32, 48, 64, 96};
-    counts.push_back(static_cast<unsigned>(p.sm_count));
-    for (unsigned c : counts) {
-        if (c > unsigned(p.sm_count)) continue;
+    for (unsigned c : cta_counts(p)) {
         const size_t bytes = kPerCta * c;
         const double t[] = {r.loads(bytes, c, 1024), r.loads(bytes, c, 256), r.bulk(bytes, c), r.bulk(bytes, c, true)};
         std::printf("%5u", c);
         for (double ms : t) std::printf(" | %6.1f %6.3f", 1e3 * tb_per_s(kPerCta, ms), tb_per_s(bytes, ms));
         std::printf("\n");
     }
+}
+
+void tensor_copy_table(Reader& r, const cu::DeviceProperties& p) {
     // The tensor copies by the matrix's row pitch: 64 (each box one contiguous run), the pitches
     // of the decode layers' compressed rows, and 32768; 12 stages of 64-byte boxes (the decode
     // kernels' A), 8 of 128-byte ones.
@@ -209,8 +207,7 @@ void per_cta_table(Reader& r, const cu::DeviceProperties& p) {
                     f.dtype == CU_TENSOR_MAP_DATA_TYPE_UINT8 ? "" : f.dtype == CU_TENSOR_MAP_DATA_TYPE_UINT16 ? "u16" : "u32",
                     f.maps == 1 ? "" : f.maps == 2 ? "m2" : "m4", f.split ? " split" : "");
     std::printf("\n");
-    for (unsigned c : counts) {
-        if (c > unsigned(p.sm_count)) continue;
+    for (unsigned c : cta_counts(p)) {
         std::printf("%5u", c);
         for (const Form& f : forms) {
             const auto [ms, bytes] = r.tensor(c, f.pitch, f.box_cols, f.stages, f.swizzle, f.dtype, f.maps, f.split);
@@ -237,8 +234,8 @@ int main(int argc, char** argv) {
                     props->dram_bytes_per_s() / 1e12, props->l2_bytes >> 20);
         cu::Module mod(SPMMA_FATBIN(dram_read));
         Kernels k(mod);
-        cu::set_max_dynamic_smem(k.bulk, 1024 + (kChunk + 16) * kBulkStages);
-        cu::set_max_dynamic_smem(k.tma, 1024 + (64 * kBandRows + 16) * 24);
+        cu::set_max_dynamic_smem(k.bulk, ring_smem_bytes(kChunk, kBulkStages));
+        cu::set_max_dynamic_smem(k.tma, ring_smem_bytes(64 * kBandRows, 24));
         const size_t bytes = std::max<size_t>(512 * kMiB, kPerCta * size_t(props->sm_count));
         cu::DeviceBuffer buf(bytes), sink(sizeof(unsigned));
         buf.fill(0);
@@ -246,6 +243,7 @@ int main(int argc, char** argv) {
         Reader r{timer, k, buf.get(), sink.get()};
         sizes_table(r, *props);
         per_cta_table(r, *props);
+        tensor_copy_table(r, *props);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "spmma-bench-dram: %s\n", e.what());

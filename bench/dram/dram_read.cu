@@ -14,11 +14,13 @@
 
 #include <cstdint>
 
+#include "dram_read.hpp"
 #include "ptx_sm90.cuh"
 
 namespace {
 
 using namespace spmma_ptx;
+using spmma_bench::TensorMaps;
 
 constexpr int kUnroll = 4;
 
@@ -80,9 +82,7 @@ __device__ __forceinline__ void stream_ring(uint32_t slots, unsigned slot_bytes,
     }
 }
 
-// The ring's slots from the first 1024-byte boundary of dynamic shared memory (a swizzled tensor
-// copy's destination needs it; the region itself is only 16-byte aligned), then its barriers:
-// 1024 + stages * (slot_bytes + 16) bytes.
+// The ring's slots, as ring_smem_bytes lays them out.
 __device__ __forceinline__ uint32_t aligned_slots(const uint8_t* dynamic_smem) {
     return (smem_addr(dynamic_smem) + 1023u) & ~1023u;
 }
@@ -109,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(1024) dram_read_ld(const uint4* buf
 }
 
 // `bytes` (a multiple of `chunk`, itself a multiple of 16) in chunks; 64 threads; dynamic shared
-// memory as aligned_slots says; `split` as stream_ring's.
+// memory as ring_smem_bytes says; `split` as stream_ring's.
 extern "C" __global__ void dram_read_bulk(const uint8_t* buf, unsigned long long bytes, unsigned chunk, unsigned stages,
                                           unsigned split) {
     extern __shared__ __align__(16) uint8_t smem[];
@@ -124,17 +124,9 @@ extern "C" __global__ void dram_read_bulk(const uint8_t* buf, unsigned long long
     });
 }
 
-// `count` tensor maps of the same matrix (1 to kMaxMaps): copies take them in turn, to tell a
-// limit of the copy engine per map from one per SM.
-constexpr unsigned kMaxMaps = 4;
-struct TensorMaps {
-    CUtensorMap map[kMaxMaps];
-    unsigned count;
-};
-
 // `bands` bands of box_rows rows, each `boxes` boxes wide (box_bytes bytes a box); CTA b takes
 // bands b, b + gridDim.x, ... as a persistent GEMM takes its tiles; 64 threads; dynamic shared
-// memory as aligned_slots says; `split` as stream_ring's.
+// memory as ring_smem_bytes says; `split` as stream_ring's.
 extern "C" __global__ void dram_read_tma(const __grid_constant__ TensorMaps maps, unsigned bands, unsigned boxes,
                                          unsigned box_cols, unsigned box_rows, unsigned box_bytes, unsigned stages,
                                          unsigned split) {

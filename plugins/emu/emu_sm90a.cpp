@@ -144,7 +144,7 @@ std::string load_stage(const TileConfig& c, const Packed& k, isa::SharedMemory& 
     for (int j = 0; j < c.cn; ++j) {
         const int tm = static_cast<int>(tile_m);
         if (c.a_in_stage_order()) {
-            const size_t block = static_cast<size_t>((tile_m * k.k_tiles + kt) * c.a_stage_bytes());
+            const size_t block = static_cast<size_t>(a_stage_block_offset(tile_m, k.k_tiles, kt, c.a_slice_rows()));
             add(isa::bulk_load_1d(smem, a_st, k.a.data() + block, static_cast<size_t>(c.a_stage_bytes())));
         } else {
             add(isa::tma_load_2d(smem, a_st + c.a_slice_offset(j), k.ta, c.bk() / 2, c.a_slice_rows(), c.a_col(kt),

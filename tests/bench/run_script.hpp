@@ -36,6 +36,9 @@ struct Run {
     std::string out, err;
 };
 
+// A path as one shell word (single-quoted; the scratch folders hold no quote).
+inline std::string quoted(const fs::path& p) { return "'" + p.string() + "'"; }
+
 // "cd SOURCE && python3 SCRIPT ARGS > DIR/out 2> DIR/err" (SCRIPT relative to the source tree).
 inline Run run_script(const std::string& script, const std::string& args, const fs::path& dir) {
     std::ostringstream cmd;

@@ -38,10 +38,7 @@ TEST_CASE("dram table.py: the ceiling from the median fit, each verified record'
         c << record("sm90a", 28672, 1, 4096, 126e6, 26.2, 39.1) << record("cusparselt", 28672, 1, 4096, 126e6, 26.2, 37.4)
           << record("cublas", 28672, 1, 4096, 235e6, 48.9, 60.0, "failed");
     }
-    std::string quoted = "'";
-    quoted += dir.string();
-    quoted += "'";
-    const Run r = run_script("bench/dram/table.py", quoted, dir);
+    const Run r = run_script("bench/dram/table.py", quoted(dir), dir);
     INFO(r.err);
     REQUIRE(r.status == 0);
     CHECK(has_line(r.out, "ceiling: t0 4.00 us + bytes / 4.200 TB/s (median of 3 fits)"));
@@ -55,7 +52,7 @@ TEST_CASE("dram table.py: the ceiling from the median fit, each verified record'
 TEST_CASE("dram table.py: a probe output without a fit line is an error that names the file") {
     const auto dir = scratch("dram_table_nofit");
     { std::ofstream(dir / "dram.txt") << "no GPU: no CUDA driver\n"; }
-    const Run r = run_script("bench/dram/table.py", "'" + dir.string() + "'", dir);
+    const Run r = run_script("bench/dram/table.py", quoted(dir), dir);
     CHECK(r.status != 0);
     CHECK(r.err.find("dram.txt: no fit line") != std::string::npos);
 }

@@ -35,10 +35,7 @@ TEST_CASE("splits_table.py: each kernel's time per split count, the best against
           << record("cusparselt", "cusparselt_f8f8_f32acc_alg1", false, 0, 12.1)
           << record("cublas", "cublaslt_f8f8_f32acc", false, 0, 13.0);
     }
-    std::string quoted = "'";
-    quoted += dir.string();
-    quoted += "'";
-    const Run r = run_script("bench/decode/splits_table.py", quoted, dir);
+    const Run r = run_script("bench/decode/splits_table.py", quoted(dir), dir);
     INFO(r.err);
     REQUIRE(r.status == 0);
     CHECK(has_line(r.out, "us per SPMMA_SM90A_SK_SPLITS value (1 / 4); best sm90a against the best peer"));

@@ -188,7 +188,7 @@ int run_tile(const KernelCase& kc, int64_t& checked) {
                 for (int j = 0; j < cfg.cn; ++j) {
                     if (cfg.a_in_stage_order()) {
                         // One bulk copy of the block of (tile row, stage), as the producer issues it.
-                        const size_t block = (static_cast<size_t>(tile_m) * k_tiles + kt) * cfg.a_stage_bytes();
+                        const size_t block = static_cast<size_t>(a_stage_block_offset(tile_m, k_tiles, kt, cfg.a_slice_rows()));
                         const auto bulk = isa::bulk_load_1d(smem, a_st, pa_stages.data() + block, cfg.a_stage_bytes());
                         if (!bulk.empty()) {
                             UNSCOPED_INFO(kc.name << ": " << bulk.front());

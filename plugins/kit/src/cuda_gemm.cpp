@@ -1,6 +1,5 @@
 #include <spmma_plugin/cuda_gemm.hpp>
 
-#include <spmma_plugin/env_choice.hpp>
 #include <spmma_plugin/host_pack.hpp>
 #include <spmma_plugin/operands.hpp>
 
@@ -14,7 +13,6 @@
 
 SPMMA_DECLARE_FATBIN(gather)
 SPMMA_DECLARE_FATBIN(expand)
-SPMMA_DECLARE_FATBIN(flush)
 
 namespace spmma_plugin::cuda {
 
@@ -42,31 +40,9 @@ void CudaGemm::run(int warmup, int iterations, float* times_ms, uint32_t flags) 
         timed_runs(stream_, warmup, iterations, times_ms, [] {}, [&] { launch(stream_.get()); });
         return;
     }
-    // NOTES: reading (or writing) twice the L2's size evicts every line a launch could reuse;
-    // reading leaves the lines clean (device/flush.cu). SPMMA_L2_FLUSH=write writes the buffer
-    // instead, for A/B runs against the flush of earlier records.
-    if (!l2_flush_.size()) {
-        l2_flush_ = DeviceBuffer(2 * static_cast<size_t>(std::max(props_.l2_bytes, 1 << 20)));
-        l2_flush_.fill(0);
-        l2_flush_sink_ = DeviceBuffer(sizeof(unsigned));
-    }
-    const bool write = env_choice("SPMMA_L2_FLUSH", {"read", "write"}).value_or(0) == 1;
-    const CUfunction read_flush = module(SPMMA_FATBIN(flush)).function("spmma_l2_flush");
-    CUdeviceptr buf = l2_flush_.get(), sink = l2_flush_sink_.get();
-    unsigned long long count = l2_flush_.size() / 16;
-    void* args[] = {&buf, &count, &sink};
-    LaunchShape shape;
-    shape.grid[0] = static_cast<unsigned>(4 * std::max(props_.sm_count, 1));
-    shape.block[0] = 256;
-    int pass = 0;
-    const auto flush = [&] {
-        if (write) {
-            CU_CHECK(require_driver().cuMemsetD8Async(buf, static_cast<unsigned char>(++pass), l2_flush_.size(), stream_.get()));
-        } else {
-            cuda::launch(read_flush, shape, stream_.get(), args);
-        }
-    };
-    timed_runs(stream_, warmup, iterations, times_ms, flush, [&] { launch(stream_.get()); });
+    if (!l2_flush_) l2_flush_ = std::make_unique<L2Flush>(props_, module(L2Flush::image()));
+    timed_runs(stream_, warmup, iterations, times_ms, [&] { l2_flush_->enqueue(stream_.get()); },
+               [&] { launch(stream_.get()); });
 }
 
 void CudaGemm::download_elements(const int64_t* indices, size_t count, void* values, size_t values_bytes) {

@@ -835,7 +835,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                         tma_load_2d_multicast(a_stage(stage) + a_slice, tm_a, full_bar(stage), a_col, a_row, row_mask);
                         tma_load_2d_multicast(e_dst, tm_e, full_bar(stage), e_col, e_row, row_mask);
                     } else if constexpr (cfg.a_in_stage_order()) {
-                        const uint8_t* a_src = p.a_stages + (static_cast<int64_t>(tile_m) * p.k_tiles + kt) * cfg.a_stage_bytes();
+                        const uint8_t* a_src = p.a_stages + a_stage_block_offset(tile_m, p.k_tiles, kt, cfg.a_slice_rows());
                         bulk_load_1d(a_stage(stage), a_src, cfg.a_stage_bytes(), full_bar(stage));
                         tma_load_2d(e_dst, tm_e, full_bar(stage), e_col, e_row);
                     } else {

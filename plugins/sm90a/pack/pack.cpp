@@ -66,17 +66,17 @@ void pack_a_stages(Family f, const void* a, int64_t m, int64_t k, int64_t kp, in
     if (slice_rows <= 0 || slice_rows % 16 != 0) throw std::invalid_argument("pack_a_stages: slice_rows must be a multiple of 16");
     const int64_t eb = traits(f).elem_bytes, row_bytes = k / 2 * eb;  // a canonical compressed row
     const int64_t stages = kp / stage_k(f), tile_rows = padded_rows(m, slice_rows) / slice_rows;
-    const int64_t block = int64_t(slice_rows) * kStageARowBytes;
     const auto* src = static_cast<const uint8_t*>(a);
     auto* dst = static_cast<uint8_t*>(out);
     // NOTES: a 528 MB weight took 0.5 s on one thread; tile rows are independent.
     spmma_plugin::host::parallel_for(tile_rows, spmma_plugin::host::host_threads(), [&](int64_t t0, int64_t t1) {
-        std::memset(dst + t0 * stages * block, 0, static_cast<size_t>((t1 - t0) * stages * block));
+        std::memset(dst + a_stage_block_offset(t0, stages, 0, slice_rows), 0,
+                    static_cast<size_t>(a_stage_block_offset(t1 - t0, stages, 0, slice_rows)));
         for (int64_t t = t0; t < t1; ++t)
             for (int64_t r = 0; r < slice_rows && t * slice_rows + r < m; ++r) {
                 const uint8_t* row = src + (t * slice_rows + r) * row_bytes;
                 for (int64_t st = 0; st < stages; ++st) {
-                    uint8_t* blk = dst + (t * stages + st) * block;
+                    uint8_t* blk = dst + a_stage_block_offset(t, stages, st, slice_rows);
                     // The row's 16-byte chunks of this stage, each where the 64-byte swizzle puts it.
                     for (int64_t c = 0; c < kStageARowBytes; c += 16) {
                         const int64_t from = st * kStageARowBytes + c;

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,9 +91,10 @@ protected:
                                    : packed_a_bytes(family_, p.m, kp_));
         b_ = DeviceBuffer(packed_b_bytes(family_, p.n, kp_));
         if (a_stages) {
-            std::vector<uint8_t> buf(a_.size());
-            pack_a_stages(family_, ops.a_values, p.m, p.k, kp_, cfg.a_slice_rows(), buf.data());
-            a_.upload(buf.data(), buf.size());
+            // Not value-initialized: pack_a_stages writes every byte (a weight of 528 MB passed once).
+            const auto buf = std::make_unique_for_overwrite<uint8_t[]>(a_.size());
+            pack_a_stages(family_, ops.a_values, p.m, p.k, kp_, cfg.a_slice_rows(), buf.get());
+            a_.upload(buf.get(), a_.size());
         } else if (kp_ == p.k) {
             a_.upload(ops.a_values, a_.size());
         } else {

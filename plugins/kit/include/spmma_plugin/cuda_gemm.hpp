@@ -6,6 +6,7 @@
 #include <spmma_plugin/backend.hpp>
 #include <spmma_plugin/cuda_driver.hpp>
 #include <spmma_plugin/fused_epilogue.hpp>
+#include <spmma_plugin/l2_flush.hpp>
 
 #include <map>
 #include <memory>
@@ -85,8 +86,7 @@ protected:
     DeviceBuffer rs_, cs_, row_bias_, col_bias_;  // upload_epilogue
 
 private:
-    DeviceBuffer l2_flush_;       // twice the L2 size, read before each timed launch (SPMMA_RUN_FLUSH_L2)
-    DeviceBuffer l2_flush_sink_;  // the flush kernel's output, never written (device/flush.cu)
+    std::unique_ptr<L2Flush> l2_flush_;  // made at the first run with SPMMA_RUN_FLUSH_L2
 };
 
 }  // namespace spmma_plugin::cuda

@@ -45,6 +45,11 @@ SPMMA_HD constexpr FamilyTraits traits(Family f) {
 // stage is half of it (64 bytes, 64-byte swizzle). The logical k of a stage (BK) follows.
 constexpr int kStageBRowBytes = 128;
 constexpr int kStageARowBytes = 64;
+// A in stage order (pack.hpp, pack_a_stages): the byte offset of the block of tile row
+// `tile_row` and stage `kt`, blocks of slice_rows x kStageARowBytes, k_tiles stages a tile row.
+SPMMA_HD constexpr int64_t a_stage_block_offset(int64_t tile_row, int64_t k_tiles, int64_t kt, int slice_rows) {
+    return (tile_row * k_tiles + kt) * slice_rows * kStageARowBytes;
+}
 constexpr int kInstrARowBytes = 32;  // compressed A bytes of one row that one instruction reads
 constexpr int kInstrBRowBytes = 64;  // B bytes of one row that one instruction reads
 constexpr int kStepsPerStage = kStageBRowBytes / kInstrBRowBytes;  // 2
