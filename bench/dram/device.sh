@@ -5,7 +5,7 @@
 #       time = t0 + bytes / rate) and what 1 to all SMs take in (loads, bulk copies, tensor copies
 #       of the sm90a decode kernels' A box), REPS times;
 #   (b) the decode layers (CELLS, m x k: by default those whose compressed A is 64 MB or more and
-#       five smaller ones) at N tokens (default one and sixteen), TYPES (f16 and e4m3) on PLUGINS,
+#       three smaller ones) at N tokens (default one and sixteen), TYPES (f16 and e4m3) on PLUGINS,
 #       L2 flushed, sampled verification: their times beside the ceiling of the same bytes.
 # SM clock, memory clock and power every 200 ms in $OUT/clocks.csv; logs and records under $OUT.
 set -uo pipefail
