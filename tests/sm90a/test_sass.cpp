@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <spmma_sm90a/tile_config.hpp>
+
 #include <map>
 #include <regex>
 #include <set>
@@ -196,7 +198,43 @@ std::string main_function(const std::string& name) {
     return at == std::string::npos ? name : name.substr(0, at) + "_" + name.substr(at + split.size());
 }
 
+// Every kernel function of the plugin (kernels/all.inc) and its tile configuration.
+std::map<std::string, spmma_sm90a::TileConfig> kernel_configs() {
+    using spmma_sm90a::Family;
+    std::map<std::string, spmma_sm90a::TileConfig> m;
+    auto fam = [](const std::string& a) { return a == "f16" || a == "bf16" ? Family::B16 : a == "tf32" ? Family::B32 : Family::B8; };
+#define SPMMA_SM90A_KERNEL(A, B, ACC, BM, BN, BK, CM, CN, S) \
+    m["sm90a_" #A #B "_" #ACC "_" #BM "x" #BN "x" #BK "_c" #CM "x" #CN "_s" #S] = spmma_sm90a::TileConfig{fam(#A), BM, BN, CM, CN, S};
+#include <spmma_sm90a/kernels/all.inc>
+#undef SPMMA_SM90A_KERNEL
+    return m;
+}
+
+// bar.sync 3, 256: both consumers' threads (sm90a_spgemm.cuh, kBothConsumersBarrier).
+bool syncs_both_consumers(const std::vector<Instr>& code) {
+    for (const Instr& in : code)
+        if (in.op.rfind("BAR.SYNC", 0) == 0 && in.args.size() == 2 && in.args[0] == "0x3" && in.args[1] == "0x100") return true;
+    return false;
+}
+
 }  // namespace
+
+TEST_CASE("sm90a SASS: the two-consumer kernels that borrow epilogue buffers from B rows sync both consumers first, and only they",
+          "[sm90a][sass]") {
+    const std::string cuobjdump = sass::cuobjdump();
+    const std::string so = std::string(SPMMA_PLUGIN_DIR) + "/spmma-sm90a.so";
+    const auto funcs = disassemble(cuobjdump, so);
+    int borrowing = 0;
+    for (const auto& [name, cfg] : kernel_configs()) {
+        INFO(name);
+        const auto it = funcs.find(name);
+        REQUIRE(it != funcs.end());
+        const bool must = cfg.epi_borrows() && cfg.consumers() == 2;
+        borrowing += must;
+        CHECK(syncs_both_consumers(it->second.code) == must);
+    }
+    CHECK(borrowing >= 10);
+}
 
 TEST_CASE("sm90a SASS: every kernel issues sparse HGMMA/QGMMA/IGMMA of its type, unserialised, and uses no local memory",
           "[sm90a][sass]") {

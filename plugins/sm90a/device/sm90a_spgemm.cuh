@@ -103,6 +103,10 @@ struct SpGemm {
 
 using spmma_device::static_for;  // a loop with a compile-time index (static_for.cuh)
 
+// Named barriers (0 is __syncthreads): 1 + c for consumer c's 128 threads, and this one for both
+// consumers' 256 threads (the borrowed epilogue buffers: store_tile_tma).
+inline constexpr uint32_t kBothConsumersBarrier = 3;
+
 // ================================ epilogue helpers =================================================
 
 // Two horizontally adjacent accumulators (block i, row half h) from the wgmma D fragment
@@ -585,6 +589,14 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                     buf_addr = borrowed_addr + static_cast<uint32_t>((slot - 1) * K::cfg.epi_buffer_bytes());
                     buf = borrowed + (slot - 1) * K::cfg.epi_buffer_bytes();
                 }
+                // NOTES: the borrowed buffers are B rows, which the other consumer's last wgmmas
+                // may still be reading: the first write into them waits until both consumers are
+                // past their main loop (wgmma.wait_group 0). Without this wait 8-bit 256x128
+                // c1x2 wrote one 64 x 32 chunk of D wrong in every 4096^3 run (the other
+                // consumer's chunk landing in B rows 64-95 under a wgmma reading them;
+                // plugins/sm90a/NOTES.md, "The borrowed epilogue buffers' race").
+                if constexpr (K::kConsumers == 2)
+                    if (q == 1) named_barrier_sync(kBothConsumersBarrier, 256);
                 if (issuer && q >= kRing) bulk_wait_group_read<kRing - 1>();
             } else {
                 if (issuer) bulk_wait_group_read<kBuffers - 1>();
