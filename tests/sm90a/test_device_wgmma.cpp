@@ -3,6 +3,8 @@
 // in the lanes the selector names and garbage in the others, random accumulators, scale-d on and
 // off, descriptors built by the kernels' helper (layout.hpp) at both k-steps of a stage.
 // Needs a Hopper GPU; elsewhere it WARNs "skipped: no GPU" and passes.
+#include "hopper.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <spmma/isa/smem.hpp>
@@ -64,20 +66,11 @@ uint32_t operand_code(DType t, std::mt19937& rng) {
     return spmma::encode(t, v);
 }
 
-std::string skip_reason() {
-    std::string why;
-    if (!cu::driver(&why)) return "no GPU (" + why + ")";
-    if (cu::device_count() == 0) return "no GPU (no CUDA device)";
-    const cu::DeviceProperties p = cu::device_properties(0);
-    if (p.major != 9 || p.minor != 0) return "no Hopper GPU (device 0 is " + p.arch() + ")";
-    return {};
-}
-
 }  // namespace
 
 TEST_CASE("sm90a device: wgmma.mma_async.sp on the GPU equals the model bit for bit (every type, both selectors, scale-d on and off)",
           "[sm90a][device]") {
-    const std::string skip = skip_reason();
+    const std::string skip = spmma_test::hopper_skip_reason();
     if (!skip.empty()) {
         WARN("skipped: " << skip);
         return;

@@ -146,6 +146,38 @@ TEST_CASE("sm90a pack_a_stages: a block per (tile row, stage), each row's 16-byt
     CHECK_THROWS(pack_a_stages(Family::B16, a.data(), 1, 64, 64, 24, out.data()));
 }
 
+TEST_CASE("sm90a a_stage_source names the canonical row and byte of every packed byte (the device packer's inverse), and "
+          "pack_a_stages_params sizes the device pack",
+          "[sm90a][pack]") {
+    std::mt19937 rng(13);
+    for (Family f : kFamilies)
+        for (int slice : {64, 128, 256}) {
+            const int eb = traits(f).elem_bytes;
+            const int64_t m = slice + 19, k = 3 * stage_k(f) + 2 * traits(f).group, kp = padded_k(f, k);
+            const int64_t row_bytes = k / 2 * eb;
+            std::vector<uint8_t> a(static_cast<size_t>(m * row_bytes));
+            for (auto& x : a) x = static_cast<uint8_t>(rng() | 1u);
+            std::vector<uint8_t> out(packed_a_stages_bytes(f, m, kp, slice), 0xAA);
+            pack_a_stages(f, a.data(), m, k, kp, slice, out.data());
+            int64_t mismatches = 0;
+            for (int64_t off = 0; off < static_cast<int64_t>(out.size()); ++off) {
+                const AStageSource s = a_stage_source(off, kp / stage_k(f), slice);
+                const uint8_t want = s.row < m && s.byte < row_bytes ? a[static_cast<size_t>(s.row * row_bytes + s.byte)] : 0;
+                mismatches += out[static_cast<size_t>(off)] != want;
+            }
+            CAPTURE(static_cast<int>(f), slice);
+            CHECK(mismatches == 0);
+            const PackAStagesParams p = pack_a_stages_params(f, a.data(), m, k, kp, slice, out.data());
+            CHECK(p.chunks * 16 == static_cast<int64_t>(out.size()));
+            CHECK(p.row_bytes == row_bytes);
+            CHECK(p.k_tiles == kp / stage_k(f));
+            CHECK(p.m == m);
+            CHECK(p.slice_rows == slice);
+        }
+    std::vector<uint8_t> a(64), out(4096);
+    CHECK_THROWS(pack_a_stages_params(Family::B16, a.data(), 1, 64, 64, 24, out.data()));
+}
+
 TEST_CASE("sm90a pack_c converts f16 and bf16 exactly, copies f32 and s32", "[sm90a][pack]") {
     const uint16_t h[] = {0x3C00, 0xC000, 0x0001, 0x7BFF, 0x8000, 0x0400};  // 1, -2, 2^-24, 65504, -0, 2^-14
     float out[6];

@@ -91,6 +91,22 @@ void pack_a_stages(Family f, const void* a, int64_t m, int64_t k, int64_t kp, in
     });
 }
 
+PackAStagesParams pack_a_stages_params(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, int slice_rows,
+                                       void* out) {
+    check_k(f, k, kp);
+    if (slice_rows <= 0 || slice_rows % 16 != 0)
+        throw std::invalid_argument("pack_a_stages_params: slice_rows must be a multiple of 16");
+    PackAStagesParams p{};
+    p.src = static_cast<const uint8_t*>(a_values);
+    p.dst = static_cast<uint8_t*>(out);
+    p.m = m;
+    p.row_bytes = k / 2 * traits(f).elem_bytes;
+    p.chunks = static_cast<int64_t>(packed_a_stages_bytes(f, m, kp, slice_rows) / 16);
+    p.k_tiles = kp / stage_k(f);
+    p.slice_rows = slice_rows;
+    return p;
+}
+
 void pack_b(Family f, const void* b, int64_t n, int64_t k, int64_t kp, void* out) {
     check_k(f, k, kp);
     pad_rows(b, n, k, kp, traits(f).elem_bytes, out);

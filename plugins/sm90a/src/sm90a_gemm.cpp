@@ -10,6 +10,7 @@
 #include <spmma_sm90a/kernel_params.hpp>
 #include <spmma_sm90a/launch_notes.hpp>
 #include <spmma_sm90a/pack.hpp>
+#include <spmma_sm90a/pack_a_stages_params.hpp>
 #include <spmma_sm90a/split_plan.hpp>
 #include <spmma_sm90a/tile_scheduler.hpp>
 
@@ -19,6 +20,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+SPMMA_DECLARE_FATBIN(sm90a_pack_a_stages)
 
 namespace spmma_sm90a {
 
@@ -91,10 +94,7 @@ protected:
                                    : packed_a_bytes(family_, p.m, kp_));
         b_ = DeviceBuffer(packed_b_bytes(family_, p.n, kp_));
         if (a_stages) {
-            // Not value-initialized: pack_a_stages writes every byte (a weight of 528 MB passed once).
-            const auto buf = std::make_unique_for_overwrite<uint8_t[]>(a_.size());
-            pack_a_stages(family_, ops.a_values, p.m, p.k, kp_, cfg.a_slice_rows(), buf.get());
-            a_.upload(buf.get(), a_.size());
+            pack_a_stages_on_device(ops, cfg.a_slice_rows());
         } else if (kp_ == p.k) {
             a_.upload(ops.a_values, a_.size());
         } else {
@@ -165,6 +165,19 @@ protected:
     }
 
 private:
+    // A in stage order (pack.hpp's layout), packed on the device from the canonical values
+    // uploaded as they are (sm90a_pack_a_stages.cu; the stream synchronized).
+    void pack_a_stages_on_device(const spmma_operands& ops, int slice_rows) {
+        const spmma_problem& p = problem_;
+        DeviceBuffer canonical(ops.a_values_bytes);
+        canonical.upload(ops.a_values, ops.a_values_bytes);
+        PackAStagesParams pp = pack_a_stages_params(family_, canonical.as<const void>(), p.m, p.k, kp_, slice_rows, a_.as());
+        const int64_t ctas = std::clamp<int64_t>((pp.chunks + 255) / 256, 1, int64_t{props_.sm_count} * 16);
+        launch_1d(module(SPMMA_FATBIN(sm90a_pack_a_stages)).function(kPackAStagesKernel), static_cast<unsigned>(ctas), 256, 0,
+                  stream_.get(), pp);
+        stream_.synchronize();
+    }
+
     std::vector<Grid*> grids() {
         std::vector<Grid*> g{&main_};
         if (rest_) g.push_back(&*rest_);

@@ -71,6 +71,20 @@ SPMMA_HD constexpr uint32_t swizzle(uint32_t offset, uint32_t swizzle_bytes) {
     return swizzle_bytes < 32 ? offset : offset ^ (((offset >> 7) & (swizzle_bytes / 16 - 1)) << 4);
 }
 
+// A in stage order read backwards (the device packer, sm90a_pack_a_stages.cu): the canonical
+// compressed A's row and byte within that row that the byte at `offset` of the packed buffer
+// holds, blocks of slice_rows x kStageARowBytes, k_tiles stages a tile row. The 64-byte swizzle
+// only moves bits 4-5 by bits 7-8, so it is its own inverse.
+struct AStageSource {
+    int64_t row, byte;
+};
+SPMMA_HD constexpr AStageSource a_stage_source(int64_t offset, int64_t k_tiles, int slice_rows) {
+    const int64_t block_bytes = static_cast<int64_t>(slice_rows) * kStageARowBytes;
+    const int64_t block = offset / block_bytes;
+    const uint32_t in = swizzle(static_cast<uint32_t>(offset % block_bytes), kStageARowBytes);
+    return {block / k_tiles * slice_rows + in / kStageARowBytes, block % k_tiles * kStageARowBytes + in % kStageARowBytes};
+}
+
 // ---- matrix descriptors --------------------------------------------------------------------
 // PTX ISA 9.7.15.5.1.2.2 matrix descriptor format:
 //   bits 0-13 start address >> 4, 16-29 leading-dimension byte offset >> 4,

@@ -13,6 +13,7 @@
 
 #include <spmma/plugin.h>
 #include <spmma_sm90a/layout.hpp>
+#include <spmma_sm90a/pack_a_stages_params.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -41,6 +42,10 @@ void pack_a_values(Family f, const void* a_values, int64_t m, int64_t k, int64_t
 // are zero.
 size_t packed_a_stages_bytes(Family f, int64_t m, int64_t kp, int slice_rows);
 void pack_a_stages(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, int slice_rows, void* out);
+// The same on the device (device/sm90a_pack_a_stages.cu): its parameters for the canonical values
+// at `a_values` and a buffer of packed_a_stages_bytes at `out` (device addresses).
+PackAStagesParams pack_a_stages_params(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, int slice_rows,
+                                       void* out);
 // B (column-major k x n: column j's k elements contiguous) -> n x kp, zero padded.
 void pack_b(Family f, const void* b, int64_t n, int64_t k, int64_t kp, void* out);
 // Canonical index bytes (m x k/group) -> packed metadata words; rows >= m and groups >= k/group
