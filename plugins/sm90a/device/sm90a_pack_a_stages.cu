@@ -1,8 +1,9 @@
 // A in stage order, packed on the GPU: one thread a 16-byte chunk of the packed buffer, which it
 // fills from the canonical row and byte that layout.hpp's a_stage_source names, or with zeros in
-// the padding (rows past m, bytes past the row). NOTES: packed on the host, a 528 MB weight's
-// upload took 0.5 s instead of 0.1 (a host buffer and a copy from pageable memory); here it is
-// one upload as given and one pass at the device's bandwidth.
+// the padding (rows past m, bytes past the row). NOTES: packed on the host, a large weight's
+// upload paid for a host buffer and a copy from pageable memory; here it is one upload as given
+// and one pass at the device's bandwidth (plugins/sm90a/NOTES.md, "A in stage order at n = 128,
+// and packed on the device").
 #include <spmma_sm90a/layout.hpp>
 #include <spmma_sm90a/pack_a_stages_params.hpp>
 

@@ -591,10 +591,9 @@ __device__ __forceinline__ void store_tile_tma(const typename K::Acc (&acc)[K::k
                 }
                 // NOTES: the borrowed buffers are B rows, which the other consumer's last wgmmas
                 // may still be reading: the first write into them waits until both consumers are
-                // past their main loop (wgmma.wait_group 0). Without this wait 8-bit 256x128
-                // c1x2 wrote one 64 x 32 chunk of D wrong in every 4096^3 run (the other
-                // consumer's chunk landing in B rows 64-95 under a wgmma reading them;
-                // plugins/sm90a/NOTES.md, "The borrowed epilogue buffers' race").
+                // past their main loop (wgmma.wait_group 0). Without this wait a chunk of D
+                // came out wrong where the other consumer's write overtook such a wgmma
+                // (plugins/sm90a/NOTES.md, "The borrowed epilogue buffers' race").
                 if constexpr (K::kConsumers == 2)
                     if (q == 1) named_barrier_sync(kBothConsumersBarrier, 256);
                 if (issuer && q >= kRing) bulk_wait_group_read<kRing - 1>();

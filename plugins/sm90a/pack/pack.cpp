@@ -61,50 +61,45 @@ size_t packed_a_stages_bytes(Family f, int64_t m, int64_t kp, int slice_rows) {
     return packed_a_bytes(f, padded_rows(m, slice_rows), kp);
 }
 
-void pack_a_stages(Family f, const void* a, int64_t m, int64_t k, int64_t kp, int slice_rows, void* out) {
-    check_k(f, k, kp);
-    if (slice_rows <= 0 || slice_rows % 16 != 0) throw std::invalid_argument("pack_a_stages: slice_rows must be a multiple of 16");
-    const int64_t eb = traits(f).elem_bytes, row_bytes = k / 2 * eb;  // a canonical compressed row
-    const int64_t stages = kp / stage_k(f), tile_rows = padded_rows(m, slice_rows) / slice_rows;
-    const auto* src = static_cast<const uint8_t*>(a);
-    auto* dst = static_cast<uint8_t*>(out);
-    // NOTES: a 528 MB weight took 0.5 s on one thread; tile rows are independent.
-    spmma_plugin::host::parallel_for(tile_rows, spmma_plugin::host::host_threads(), [&](int64_t t0, int64_t t1) {
-        std::memset(dst + a_stage_block_offset(t0, stages, 0, slice_rows), 0,
-                    static_cast<size_t>(a_stage_block_offset(t1 - t0, stages, 0, slice_rows)));
-        for (int64_t t = t0; t < t1; ++t)
-            for (int64_t r = 0; r < slice_rows && t * slice_rows + r < m; ++r) {
-                const uint8_t* row = src + (t * slice_rows + r) * row_bytes;
-                for (int64_t st = 0; st < stages; ++st) {
-                    uint8_t* blk = dst + a_stage_block_offset(t, stages, st, slice_rows);
-                    // The row's 16-byte chunks of this stage, each where the 64-byte swizzle puts it.
-                    for (int64_t c = 0; c < kStageARowBytes; c += 16) {
-                        const int64_t from = st * kStageARowBytes + c;
-                        uint8_t* to = blk + swizzle(static_cast<uint32_t>(r * kStageARowBytes + c), kStageARowBytes);
-                        if (from + 16 <= row_bytes)
-                            std::memcpy(to, row + from, 16);
-                        else if (from < row_bytes)
-                            std::memcpy(to, row + from, static_cast<size_t>(row_bytes - from));
-                    }
-                }
-            }
-    });
-}
-
 PackAStagesParams pack_a_stages_params(Family f, const void* a_values, int64_t m, int64_t k, int64_t kp, int slice_rows,
                                        void* out) {
     check_k(f, k, kp);
-    if (slice_rows <= 0 || slice_rows % 16 != 0)
-        throw std::invalid_argument("pack_a_stages_params: slice_rows must be a multiple of 16");
+    if (slice_rows <= 0 || slice_rows % 16 != 0) throw std::invalid_argument("pack_a_stages: slice_rows must be a multiple of 16");
     PackAStagesParams p{};
     p.src = static_cast<const uint8_t*>(a_values);
     p.dst = static_cast<uint8_t*>(out);
     p.m = m;
-    p.row_bytes = k / 2 * traits(f).elem_bytes;
+    p.row_bytes = k / 2 * traits(f).elem_bytes;  // a canonical compressed row
     p.chunks = static_cast<int64_t>(packed_a_stages_bytes(f, m, kp, slice_rows) / 16);
     p.k_tiles = kp / stage_k(f);
     p.slice_rows = slice_rows;
     return p;
+}
+
+void pack_a_stages(Family f, const void* a, int64_t m, int64_t k, int64_t kp, int slice_rows, void* out) {
+    const PackAStagesParams p = pack_a_stages_params(f, a, m, k, kp, slice_rows, out);
+    const int64_t tile_rows = padded_rows(m, slice_rows) / slice_rows;
+    // (tile rows are independent: the emu plugin packs whole weights this way)
+    spmma_plugin::host::parallel_for(tile_rows, spmma_plugin::host::host_threads(), [&](int64_t t0, int64_t t1) {
+        std::memset(p.dst + a_stage_block_offset(t0, p.k_tiles, 0, slice_rows), 0,
+                    static_cast<size_t>(a_stage_block_offset(t1 - t0, p.k_tiles, 0, slice_rows)));
+        for (int64_t t = t0; t < t1; ++t)
+            for (int64_t r = 0; r < slice_rows && t * slice_rows + r < m; ++r) {
+                const uint8_t* row = p.src + (t * slice_rows + r) * p.row_bytes;
+                for (int64_t st = 0; st < p.k_tiles; ++st) {
+                    uint8_t* blk = p.dst + a_stage_block_offset(t, p.k_tiles, st, slice_rows);
+                    // The row's 16-byte chunks of this stage, each where the 64-byte swizzle puts it.
+                    for (int64_t c = 0; c < kStageARowBytes; c += 16) {
+                        const int64_t from = st * kStageARowBytes + c;
+                        uint8_t* to = blk + swizzle(static_cast<uint32_t>(r * kStageARowBytes + c), kStageARowBytes);
+                        if (from + 16 <= p.row_bytes)
+                            std::memcpy(to, row + from, 16);
+                        else if (from < p.row_bytes)
+                            std::memcpy(to, row + from, static_cast<size_t>(p.row_bytes - from));
+                    }
+                }
+            }
+    });
 }
 
 void pack_b(Family f, const void* b, int64_t n, int64_t k, int64_t kp, void* out) {

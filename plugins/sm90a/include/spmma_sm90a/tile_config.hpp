@@ -72,10 +72,9 @@ struct TileConfig {
     SPMMA_HD constexpr int a_stage_bytes() const { return bm * kStageARowBytes; }
     // Whether the kernel takes A in stage order (pack.hpp, pack_a_stages): one bulk copy of the
     // stage's shared-memory image instead of a tensor copy of bm rows of 64 bytes. The tiles up
-    // to 128 columns without A multicast. NOTES: over the whole GPU, 2-D boxes of 64-byte rows
-    // read DRAM at 4.1 TB/s and 1-D bulk copies at 4.5 (spmma-bench-dram); with A so the large
-    // decode layers ran 4-6 % faster (plugins/sm90a/NOTES.md, "A in stage order"). 128x128 and
-    // 256x128 carry n = 128 of the decode set ("A in stage order at n = 128").
+    // to 128 columns without A multicast. NOTES: over the whole GPU, 1-D bulk copies read DRAM
+    // faster than 2-D boxes of 64-byte rows (spmma-bench-dram), and the decode layers ran faster
+    // with A so (plugins/sm90a/NOTES.md, "A in stage order" and "A in stage order at n = 128").
     SPMMA_HD constexpr bool a_in_stage_order() const { return bn <= 128 && cn == 1; }
     SPMMA_HD constexpr int b_stage_bytes() const { return bn * kStageBRowBytes; }
     SPMMA_HD constexpr int e_stage_bytes() const { return bm / kMetaRowsPerUnit * units() * kMetaUnitBytes; }
