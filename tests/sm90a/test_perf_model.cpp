@@ -233,6 +233,49 @@ TEST_CASE("sm90a heuristic: 64x64 at 64 and 128 tokens where 128x64 tiles leave 
     CHECK(estimate(t64, 4096, 16, 4096, 2, 132, false, kH200).clocks == std::numeric_limits<double>::infinity());
 }
 
+TEST_CASE("sm90a heuristic: 64x64 whole tiles go before 128x64 in stream-K ranges over a short main loop, and a tile "
+          "wider than the tokens loses the wider-rows tie", "[sm90a][model]") {
+    // bench/decode/device.sh's kernels stage, 2026-11-29 06:39 (H200; us, each kernel by name,
+    // L2 flushed): plugins/sm90a/NOTES.md, "Two consumers under a turn".
+    struct Case {
+        std::string type;
+        int64_t m, n, k;
+        std::string tile;
+    };
+    const std::vector<Case> cases = {
+        {"f16", 4096, 128, 4096, "64x64_c1x1"},   // 14.18; 128x64 in two ranges 15.07
+        {"e4m3", 4096, 128, 4096, "64x64_c1x1"},  // 10.85; 128x64 whole 11.33
+        {"s8", 4096, 128, 4096, "64x64_c1x1"},    // 10.91; 128x64 whole 11.78
+        {"f16", 8192, 64, 3584, "64x64_c1x1"},    // 14.37; 128x64 in two ranges 16.13
+        {"e4m3", 8192, 64, 3584, "64x64_c1x1"},   // 10.82; 128x64 11.10
+        {"s8", 8192, 64, 3584, "64x64_c1x1"},     // 10.85; 128x64 11.52
+        {"s8", 6144, 32, 4096, "128x32_c1x1"},    // 10.85; 128x64 12.06
+        // (a long main loop: 448 k-tiles, two consumers first; 2026-11-28, the test above)
+        {"f16", 8192, 64, 28672, "128x64_c1x1"},
+    };
+    for (const Case& c : cases) {
+        const bool s8 = c.type == "s8";
+        const TileConfig* t = chosen(configs(c.type, s8 ? "s32" : "f32"), c.m, c.n, c.k, s8 ? 4 : 2, true, kH200);
+        REQUIRE(t != nullptr);
+        INFO(c.type << " " << c.m << "x" << c.n << "x" << c.k << ": chose " << config_name(*t));
+        CHECK(config_name(*t) == c.tile);
+    }
+    // (the rules themselves: two consumers first only where they fill the clusters or run long)
+    Estimate one{0, true, 1, 64 * 64, 0, 0.97, 64, 128}, two{0, true, 1, 128 * 64, 128, 0.48, 64, 128};
+    CHECK_FALSE(two_consumers_first(one, two));
+    two.k_tiles = one.k_tiles = kShortTileKTiles + 1;
+    CHECK(two_consumers_first(one, two));
+    two.k_tiles = one.k_tiles = 64;
+    two.turns = kOneConsumerFillsSms;
+    CHECK(two_consumers_first(one, two));
+    one.turns = 0.85;
+    two.turns = 0.42;
+    CHECK_FALSE(two_consumers_first(one, two));
+    const TileConfig t32{Family::B8, 128, 32, 1, 1, 12}, t64{Family::B8, 128, 64, 1, 1, 10};
+    CHECK_FALSE(epilogue_rows_decide(t32, t64, 32));
+    CHECK(epilogue_rows_decide(t32, t64, 64));
+}
+
 TEST_CASE("sm90a heuristic: decode tiles fewer than the clusters run whole or cut into the ranges the H100 measured fastest",
           "[sm90a][model]") {
     // bench/decode/splits.sh, 2026-11-27 (H100): each tile whole (s = 1) or cut into s ranges.
@@ -245,7 +288,6 @@ TEST_CASE("sm90a heuristic: decode tiles fewer than the clusters run whole or cu
     const std::vector<Case> cases = {
         {"e4m3", 8192, 16, 8192, "128x16_c1x1", 1},    // 64 tiles: 20.9 us whole, 21.9 in two
         {"f16", 7168, 16, 8192, "128x16_c1x1", 1},     // 56 tiles: 29.3 whole, 29.8 in two
-        {"e4m3", 4096, 128, 4096, "128x64_c1x1", 1},   // 12.6 whole; 128x128 2x1 15.9
         {"e4m3", 4096, 16, 14336, "128x16_c1x1", 2},   // 32 tiles of 112 k-tiles: 21.9 whole, 20.2 in two
         {"e4m3", 1280, 16, 8192, "128x16_c1x1", 4},    // 10 tiles: 14.9 whole, 12.2 in two, 11.1 in four
         {"f16", 8192, 128, 28672, "128x128_c2x1", 2},  // 127.0 whole, 101.9 in two, 112.3 on every cluster

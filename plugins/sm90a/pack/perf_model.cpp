@@ -178,7 +178,7 @@ Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
     const Turns t = turns_of(c, m, n, sm_count);
     return {std::max(sm, dram), sm < dram, (n + c.bn - 1) / c.bn, static_cast<int64_t>(c.bm) * c.bn, g,
-            static_cast<double>(t.cluster_tiles) / static_cast<double>(t.clusters), k_tiles_of(c, k)};
+            static_cast<double>(t.cluster_tiles) / static_cast<double>(t.clusters), k_tiles_of(c, k), n};
 }
 
 double estimated_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,

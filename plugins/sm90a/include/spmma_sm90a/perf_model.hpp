@@ -117,6 +117,7 @@ struct Estimate {
     int sk_clusters;  // stream_k_clusters: 0 for whole tiles
     double turns = 0;  // cluster tiles per cluster the SMs hold
     int64_t k_tiles = 0;  // the main loop's k-tiles per tile
+    int64_t n = 0;  // D's columns (the tokens of a decode launch)
 };
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm = {});
@@ -148,6 +149,25 @@ constexpr double kEstimateTieBand = 1.015;
 // within the tie band, the tile with two consumer warpgroups goes first (choose_config).
 constexpr double kOneConsumerFillsSms = 0.9;
 
+// Between two estimates within the tie band, at least one bound by DRAM, whose tiles differ in
+// consumer warpgroups: whether the one with two goes first. Where the one-consumer tiles fill
+// kOneConsumerFillsSms of the clusters, and the two-consumer tiles fill them too or run a main
+// loop longer than kShortTileKTiles. NOTES (plugins/sm90a/NOTES.md, "Two consumers under a
+// turn"): with fewer two-consumer tiles than clusters they run in stream-K ranges, and over a
+// short main loop the partials' fixed cost, which the model hides under the DRAM term, let 64x64
+// whole tiles run ahead (8192x64x3584, 4096x128x4096); over a long one (8192x64x28672) 128x64
+// in two ranges ran ahead.
+inline bool two_consumers_first(const Estimate& one, const Estimate& two) {
+    if (std::max(one.turns, two.turns) < kOneConsumerFillsSms) return false;
+    return two.turns >= kOneConsumerFillsSms || two.k_tiles > kShortTileKTiles;
+}
+
+// Whether the tie rule of wider epilogue rows parts two tiles: only where both tiles' columns lie
+// within D's. NOTES (plugins/sm90a/NOTES.md, "Two consumers under a turn"): a tile wider than
+// the tokens multiplies zero-filled B columns and stores nothing in its wider rows (s8
+// 6144x32x4096: 128x32 ran ahead of 128x64).
+inline bool epilogue_rows_decide(const TileConfig& a, const TileConfig& b, int64_t n) { return a.bn <= n && b.bn <= n; }
+
 // Between two configurations estimated within kEstimateTieBand of the fastest, at least one bound
 // by DRAM: -1 when ci goes first, 1 when cb does, 0 when this rule does not part them. The fewer
 // columns of tiles (each reads A again), then the one bound by DRAM (its SMs have time to spare),
@@ -161,11 +181,11 @@ inline int memory_bound_order(const Estimate& ei, const Estimate& eb) {
 }
 
 // Index of the configuration to run: among those estimated within kEstimateTieBand of the fastest,
-// where either is bound by DRAM the one with more consumer warpgroups (where a tile fills
-// kOneConsumerFillsSms of the clusters), then memory_bound_order; else (or where it does not part
-// them) the best cluster_tie_rank, then the wider epilogue buffer rows (fewer, larger tma stores per byte
-// of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows measured ahead of the
-// one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
+// where either is bound by DRAM the one with more consumer warpgroups (where two_consumers_first
+// says so), then memory_bound_order; else (or where it does not part them) the best
+// cluster_tie_rank, then the wider epilogue buffer rows where epilogue_rows_decide (fewer, larger
+// tma stores per byte of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows
+// measured ahead of the one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
 // error it wastes less on partial tiles and turns, and measured ahead), then the least estimate,
 // then the first listed (plugins/sm90a/NOTES.md, "Heuristic tie band 1.5 %"). -1 when cs is empty.
 // `estimate_of` returns an Estimate, or only the clocks (a double: never bound by DRAM).
@@ -196,14 +216,14 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
         const int ai = cs[i].bm * cs[i].bn, ab = cs[best].bm * cs[best].bn;
         const Estimate &ei = e[i], &eb = e[best];
         if (ei.dram_bound || eb.dram_bound) {
-            // (two consumers first where the one-consumer tiles fill nine tenths of the SMs or more:
-            // at 57344x64x8192, 28672x64x4096 and 8192x64x28672, where 64x64 and 128x64 estimate
-            // level, 128x64 ran up to 10 % ahead; with 64x64 on 85 % of them or fewer, 64x64 ran
-            // level with or up to 13 % ahead of 128x64, 7168x64x8192 included. Fitted to the
-            // H200 sweeps of 2026-11-28; NOTES.md, "A 64-row decode tile")
-            if (cs[i].consumers() != cs[best].consumers() && std::max(ei.turns, eb.turns) >= kOneConsumerFillsSms) {
-                if (cs[i].consumers() > cs[best].consumers()) best = i;
-                continue;
+            // (two_consumers_first: fitted to the H200 sweeps; NOTES.md, "A 64-row decode tile"
+            // and "Two consumers under a turn")
+            if (cs[i].consumers() != cs[best].consumers()) {
+                const bool i_two = cs[i].consumers() > cs[best].consumers();
+                if (two_consumers_first(i_two ? eb : ei, i_two ? ei : eb)) {
+                    if (i_two) best = i;
+                    continue;
+                }
             }
             if (const int order = memory_bound_order(ei, eb); order != 0) {
                 if (order < 0) best = i;
@@ -212,7 +232,7 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
         }
         if (ri != rb) {
             if (ri < rb) best = i;
-        } else if (wi != wb) {
+        } else if (wi != wb && (ei.n == 0 || epilogue_rows_decide(cs[i], cs[best], ei.n))) {
             if (wi > wb) best = i;
         } else if (ai < ab || (ai == ab && t[i] < t[best])) {
             best = i;
