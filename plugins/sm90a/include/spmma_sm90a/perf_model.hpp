@@ -117,7 +117,7 @@ struct Estimate {
     int sk_clusters;  // stream_k_clusters: 0 for whole tiles
     double turns = 0;  // cluster tiles per cluster the SMs hold
     int64_t k_tiles = 0;  // the main loop's k-tiles per tile
-    int64_t n = 0;  // D's columns (the tokens of a decode launch)
+    int64_t n = 0;  // D's columns (the tokens of a decode launch); 0 where only clocks were given
 };
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm = {});
@@ -185,9 +185,10 @@ inline int memory_bound_order(const Estimate& ei, const Estimate& eb) {
 // says so), then memory_bound_order; else (or where it does not part them) the best
 // cluster_tie_rank, then the wider epilogue buffer rows where epilogue_rows_decide (fewer, larger
 // tma stores per byte of D: where 128x256 and 256x192 estimate level, the tile with 128-byte rows
-// measured ahead of the one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller tile (within the model's
-// error it wastes less on partial tiles and turns, and measured ahead), then the least estimate,
-// then the first listed (plugins/sm90a/NOTES.md, "Heuristic tie band 1.5 %"). -1 when cs is empty.
+// measured ahead of the one with 64-byte rows, for 16-bit and 8-bit alike), then the smaller
+// tile (within the model's error it wastes less on partial tiles and turns, and measured ahead),
+// then the least estimate, then the first listed (plugins/sm90a/NOTES.md, "Heuristic tie band
+// 1.5 %"). -1 when cs is empty.
 // `estimate_of` returns an Estimate, or only the clocks (a double: never bound by DRAM).
 template <class Configs, class EstimateOf>
 int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
