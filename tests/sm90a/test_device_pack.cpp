@@ -22,11 +22,7 @@ namespace cu = spmma_plugin::cuda;
 
 TEST_CASE("sm90a device: A packed in stage order on the GPU equals pack_a_stages byte for byte (every family, odd m and k)",
           "[sm90a][device]") {
-    const std::string skip = spmma_test::hopper_skip_reason();
-    if (!skip.empty()) {
-        WARN("skipped: " << skip);
-        return;
-    }
+    SPMMA_TEST_RETURN_WITHOUT_HOPPER();
     cu::Context ctx(0);
     cu::Module mod(SPMMA_FATBIN(sm90a_pack_a_stages));
     const CUfunction fn = mod.function(kPackAStagesKernel);

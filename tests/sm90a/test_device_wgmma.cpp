@@ -70,11 +70,7 @@ uint32_t operand_code(DType t, std::mt19937& rng) {
 
 TEST_CASE("sm90a device: wgmma.mma_async.sp on the GPU equals the model bit for bit (every type, both selectors, scale-d on and off)",
           "[sm90a][device]") {
-    const std::string skip = spmma_test::hopper_skip_reason();
-    if (!skip.empty()) {
-        WARN("skipped: " << skip);
-        return;
-    }
+    SPMMA_TEST_RETURN_WITHOUT_HOPPER();
     cu::Context ctx(0);
     cu::Module mod(SPMMA_FATBIN(sm90a_wgmma_probe));
     cu::Stream stream;
