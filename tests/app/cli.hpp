@@ -30,11 +30,22 @@ inline CliResult spmma_cli_env(const std::string& env, const std::string& args) 
 
 inline CliResult spmma_cli(const std::string& args) { return spmma_cli_env("", args); }
 
-inline std::string temp_path(const std::string& name) {
-    const auto dir = std::filesystem::temp_directory_path() / ("spmma-test-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(dir);
-    return (dir / name).string();
+// This process's folder for test files, emptied at its first use. NOTES: it is named by the
+// process id, which the system hands out again: a folder an earlier process of the same id left
+// behind gave a test its stale records, and the app refused to write over them ("already holds
+// records").
+inline std::filesystem::path fresh_dir(const std::filesystem::path& d) {
+    std::filesystem::remove_all(d);
+    std::filesystem::create_directories(d);
+    return d;
 }
+inline const std::filesystem::path& temp_dir() {
+    static const std::filesystem::path dir =
+        fresh_dir(std::filesystem::temp_directory_path() / ("spmma-test-" + std::to_string(::getpid())));
+    return dir;
+}
+
+inline std::string temp_path(const std::string& name) { return (temp_dir() / name).string(); }
 
 inline std::string write_file(const std::string& name, const std::string& text) {
     const std::string path = temp_path(name);

@@ -97,6 +97,17 @@ TEST_CASE("compare exits 1 on a test plugin run 10 % slower and 0 on a rerun of 
     CHECK(count(r.out, "+10.0% slower") == 4);  // two rows, each in the table and the list of regressions
 }
 
+TEST_CASE("the tests' folder keeps nothing an earlier process of the same id left in it", "[cli]") {
+    const auto dir = std::filesystem::temp_directory_path() / ("spmma-test-stale-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "rerun_a0.jsonl") << "{}\n";
+    REQUIRE(std::filesystem::exists(dir / "rerun_a0.jsonl"));
+    CHECK(fresh_dir(dir) == dir);
+    CHECK(std::filesystem::is_directory(dir));
+    CHECK(std::filesystem::is_empty(dir));
+    std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("compare exits 0 on a rerun of the same cpu-plugin workload at a threshold above the machine's drift", "[cli][compare]") {
     // NOTES: on this shared 2-core machine the cpu plugin's median moves between two processes
     // of one build by far more than the iterations of either run spread (2026-11-24, 64x64x64
