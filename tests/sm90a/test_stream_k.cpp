@@ -157,3 +157,26 @@ TEST_CASE("stream-K ranges walk k in step: heads from k-tile 0, second pieces at
         CHECK(two_piece_ranges > plan.clusters / 2);
     }
 }
+
+// ranges_in_pairs: the plans whose ranges a launch can run as clusters of two (KernelParams::
+// sk_pairs): range 2t the first half of tile t, range 2t + 1 its owner, one unit each.
+TEST_CASE("every tile in two halves, and nothing else, is a plan in pairs; the first range of each pair leaves the partial",
+          "[stream_k]") {
+    const WorkPlan pairs = plan_work(48, 96, 64, StreamKMode::On);  // 6144x4096 on 128x16, two ranges a tile
+    REQUIRE(ranges_in_pairs(pairs));
+    for (int c = 0; c < pairs.clusters; ++c) {
+        std::vector<WorkUnit> units;
+        WorkUnit u{};
+        for (WorkCursor cur(pairs, c); cur.next(u);) units.push_back(u);
+        REQUIRE(units.size() == 1);
+        CHECK(units[0].tile == c / 2);
+        CHECK(units[0].k_begin == (c % 2) * 32);
+        CHECK(units[0].k_end == (c % 2 + 1) * 32);
+        CHECK(pairs.first_range_of_tile(units[0].tile) == c - c % 2);
+    }
+    CHECK_FALSE(ranges_in_pairs(plan_work(48, 96, 63, StreamKMode::On)));   // odd k-tiles: halves unequal
+    CHECK_FALSE(ranges_in_pairs(plan_work(32, 128, 64, StreamKMode::On)));  // four ranges a tile
+    CHECK_FALSE(ranges_in_pairs(plan_work(48, 96, 64, StreamKMode::Off)));  // whole tiles
+    CHECK_FALSE(ranges_in_pairs(plan_work(180, 132, 64, StreamKMode::On))); // whole tiles, then the rest split
+    CHECK_FALSE(ranges_in_pairs(plan_work(48, 95, 64, StreamKMode::On)));   // ranges across tiles
+}

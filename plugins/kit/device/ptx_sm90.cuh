@@ -163,6 +163,25 @@ __device__ __forceinline__ void mbarrier_wait_parity(uint32_t bar, uint32_t pari
     }
 }
 
+// ---- distributed shared memory -------------------------------------------------------------
+
+// PTX ISA st.async [data-movement-and-conversion-instructions-st-async]: four 32-bit words into the
+// shared memory of a peer CTA of the cluster (`dst`, 16-byte aligned, and `remote_bar`, both
+// shared::cluster addresses from mapa), completing 16 bytes of complete-tx on that CTA's mbarrier
+// `remote_bar`. Non-blocking: the words are taken from the registers as it issues. The float form
+// passes f32 registers as they are (a .b32 operand takes any 32-bit register).
+__device__ __forceinline__ void st_async_v4(uint32_t dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d,
+                                            uint32_t remote_bar) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(dst),
+                 "r"(a), "r"(b), "r"(c), "r"(d), "r"(remote_bar)
+                 : "memory");
+}
+__device__ __forceinline__ void st_async_v4(uint32_t dst, float a, float b, float c, float d, uint32_t remote_bar) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(dst),
+                 "f"(a), "f"(b), "f"(c), "f"(d), "r"(remote_bar)
+                 : "memory");
+}
+
 // ---- tensor copy engine (TMA) --------------------------------------------------------------
 
 // PTX ISA cp.async.bulk [data-movement-and-conversion-instructions-cp-async-bulk]: `bytes` (a

@@ -75,8 +75,8 @@ public:
 
     // The record's plugin_notes: each grid's function, clusters and tiles (launch_notes.hpp).
     std::string describe() const override {
-        std::vector<GridNote> notes{{main_.function, main_.cfg.cm, main_.cfg.cn, main_.params.work}};
-        if (rest_) notes.push_back({rest_->function, rest_->cfg.cm, rest_->cfg.cn, rest_->params.work});
+        std::vector<GridNote> notes{{main_.function, main_.cfg.cm, main_.cfg.cn, main_.params.work, main_.params.sk_pairs != 0}};
+        if (rest_) notes.push_back({rest_->function, rest_->cfg.cm, rest_->cfg.cn, rest_->params.work, false});
         return launch_notes(notes);
     }
 
@@ -226,6 +226,7 @@ private:
             kp.sk_flags = sk_flags_.as<uint32_t>();
         }
         g.shape.grid[0] = static_cast<unsigned>(kp.work.clusters * cfg.cluster_size());
+        set_pairs(g);
         kp.m = static_cast<int32_t>(problem_.m);
         kp.n = static_cast<int32_t>(problem_.n);
         kp.k = static_cast<int32_t>(problem_.k);
@@ -246,6 +247,23 @@ private:
             kp.raster_group = std::min(gr, along_n ? ctn : ctm);
             kp.raster_along_n = along_n ? 1 : 0;
         }
+    }
+
+    // Where every tile is two ranges (ranges_in_pairs) and the kernel has the room to take a
+    // partial in (TileConfig::exchanges_in_pairs), the grid runs as clusters of two CTAs, a tile's
+    // ranges each, and the first hands its partial to the owner's shared memory
+    // (KernelParams::sk_pairs), if that many clusters of two fit at once. SPMMA_SM90A_SK_PAIRS=off
+    // keeps the workspace (A/B runs).
+    void set_pairs(Grid& g) {
+        KernelParams& kp = g.params;
+        kp.sk_pairs = 0;
+        if (!g.cfg.exchanges_in_pairs() || !ranges_in_pairs(kp.work) || kernel_.split()) return;
+        if (env_choice("SPMMA_SM90A_SK_PAIRS", {"off", "on"}).value_or(1) == 0) return;
+        LaunchShape pairs = g.shape;
+        pairs.cluster[0] = 2;
+        if (max_active_clusters(g.fn, pairs) < kp.work.clusters / 2) return;
+        g.shape = pairs;
+        kp.sk_pairs = 1;
     }
 
     // The two grids of a split kernel (split_plan.hpp): the main grid's clusters of four or eight

@@ -15,10 +15,12 @@ struct GridNote {
     std::string function;  // the extern "C" kernel the grid runs
     int cm, cn;            // its cluster shape
     WorkPlan work;         // its clusters and cluster tiles
+    bool pairs = false;    // each tile's two ranges ran as a cluster of two (KernelParams::sk_pairs)
 };
 
 // {"grids": [{"function": ..., "cluster": "4x1", "clusters": 30, "cluster_tiles": 992,
-// "stream_k_tiles": 0}, ...]}. Function names are identifiers: nothing to escape.
+// "stream_k_tiles": 0}, ...]}, and "ranges_in_pairs": true where a grid ran so. Function names
+// are identifiers: nothing to escape.
 inline std::string launch_notes(const std::vector<GridNote>& grids) {
     std::string s;
     for (const GridNote& g : grids) {
@@ -26,7 +28,8 @@ inline std::string launch_notes(const std::vector<GridNote>& grids) {
         s += "{\"function\": \"" + g.function + "\", \"cluster\": \"" + std::to_string(g.cm) + "x" + std::to_string(g.cn) +
              "\", \"clusters\": " + std::to_string(g.work.clusters) +
              ", \"cluster_tiles\": " + std::to_string(g.work.dp_tiles + g.work.sk_tiles) +
-             ", \"stream_k_tiles\": " + std::to_string(g.work.sk_tiles) + "}";
+             ", \"stream_k_tiles\": " + std::to_string(g.work.sk_tiles) + (g.pairs ? ", \"ranges_in_pairs\": true" : "") +
+             "}";
     }
     return "{\"grids\": [" + s + "]}";
 }

@@ -103,6 +103,17 @@ struct WorkCursor {
     }
 };
 
+// Whether plan w deals every tile as two ranges and nothing else: no whole tiles, two ranges per
+// tile of half its k-tiles each, so range 2t holds the first half of tile t and range 2t + 1 (its
+// owner) the second. Such a launch can run each tile's ranges as a cluster of two CTAs and hand
+// the partial over in the owner's shared memory (KernelParams::sk_pairs). NOTES: the partial
+// through the global workspace, a flag and the owner's load cost 1.0-1.5 us a launch over a
+// whole-tile twin of the same work (plugins/sm90a/NOTES.md, "What a split tile's exchange costs").
+SPMMA_HD constexpr bool ranges_in_pairs(const WorkPlan& w) {
+    return w.dp_tiles == 0 && w.sk_tiles > 0 && w.clusters == 2 * w.sk_tiles && w.range_extra == 0 &&
+           2 * w.range_len == w.k_tiles;
+}
+
 // Off: whole tiles only (the default). On: stream-K wherever whole tiles leave a cluster idle in
 // the last turn, if every range keeps at least one k-tile.
 enum class StreamKMode { Off, On };

@@ -151,9 +151,29 @@ struct TileConfig {
     SPMMA_HD constexpr bool stages_wide_terms() const {
         return bn > 64 && acc_regs(false) > 64 && wide_terms_offset(consumers()) + 1024 <= kMaxSmemPerCta;
     }
+    // A split tile's partial handed over inside a cluster of two (KernelParams::sk_pairs): per
+    // consumer a slot of its partial (128 threads x m_blocks x bn / 2 f32 words, stored as
+    // store_partial lays out a workspace slot) and the mbarrier its bytes complete, after the
+    // barriers. Only the narrow tiles without a cluster of their own, where the stage ring
+    // leaves the room (not 8-bit 128x64). NOTES: not 16-bit 128x32 either: with the pairs' code
+    // its main loop compiled differently (same registers), and its whole tiles ran 4-5 % slower
+    // (f16 and bf16 8192x32x28672 and 8192x32x8192, bench/NOTES.md 2026-11-29 12:29); the other
+    // narrow kernels' whole tiles ran level (plugins/sm90a/NOTES.md, "A split tile's two ranges
+    // as a cluster of two").
+    SPMMA_HD constexpr int pair_slot_bytes() const { return wg_m() * bn * 4; }
+    SPMMA_HD constexpr int pair_exchange_offset() const { return (barriers_end() + 127) / 128 * 128; }
+    SPMMA_HD constexpr int pair_slot_offset(int consumer) const { return pair_exchange_offset() + consumer * pair_slot_bytes(); }
+    SPMMA_HD constexpr int pair_barrier_offset(int consumer) const { return pair_slot_offset(consumers()) + 8 * consumer; }
+    SPMMA_HD constexpr bool exchanges_in_pairs() const {
+        return bn <= 64 && cluster_size() == 1 && !(family == Family::B16 && bm == 128 && bn == 32) &&
+               pair_barrier_offset(consumers()) + 1024 <= kMaxSmemPerCta;
+    }
     // + slack to align the dynamic base to 1024 bytes.
     SPMMA_HD constexpr int smem_bytes() const {
-        return (stages_wide_terms() ? wide_terms_offset(consumers()) : barriers_end()) + 1024;
+        return (stages_wide_terms()    ? wide_terms_offset(consumers())
+                : exchanges_in_pairs() ? pair_barrier_offset(consumers())
+                                       : barriers_end()) +
+               1024;
     }
 
     // Multicast slices: each CTA of a cluster column loads bn/cm rows of B for all of them; each
