@@ -160,7 +160,7 @@ TEST_CASE("stream-K ranges walk k in step: heads from k-tile 0, second pieces at
 
 // ranges_in_pairs: the plans whose ranges a launch can run as clusters of two (KernelParams::
 // sk_pairs): range 2t the first half of tile t, range 2t + 1 its owner, one unit each.
-TEST_CASE("every tile in two halves, and nothing else, is a plan in pairs; the first range of each pair leaves the partial",
+TEST_CASE("every tile in two halves and nothing else is a plan in pairs, whose first range of each pair leaves the partial",
           "[stream_k]") {
     const WorkPlan pairs = plan_work(48, 96, 64, StreamKMode::On);  // 6144x4096 on 128x16, two ranges a tile
     REQUIRE(ranges_in_pairs(pairs));
