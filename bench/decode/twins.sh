@@ -4,9 +4,10 @@
 # the same A bytes and the same k-tiles a CTA to as many CTAs, without partials. The difference of
 # the two times is what the ranges' exchange (partials, flags, the owner's wait and adds) costs. On
 # the GPU machine, from the repository root with the build laid out by bench/device/prepare.sh,
-#   OUT=$OUT [CELLS="6144x4096:2 ..."] [N=1,16,32] [KTYPES=f16,e4m3] [KERNELS=...] bench/decode/twins.sh
-# CELLS: MxK:s words. KERNELS: a kernel per token count, "n:name-after-type-prefix" words (the
-# decode tile that covers n). L2 flushed before each launch. Table: bench/decode/twins_table.py.
+#   OUT=$OUT [CELLS="6144x4096:2 ..."] [N=1,16,32] [KTYPES=f16,e4m3] bench/decode/twins.sh
+# CELLS: MxK:s words. Both launches of a cell run the decode tile that covers n (kernel_for:
+# 128x16 up to 16 tokens, 128x32 up to 32, else 128x64). L2 flushed before each launch. Table:
+# bench/decode/twins_table.py.
 set -u
 cd "$(dirname "$0")/../.."
 . bench/sm90a/steps.sh
