@@ -20,9 +20,9 @@ TEST_CASE("launch notes name each grid's function, cluster, resident clusters an
     // Stream-K's split tiles are counted among the grid's tiles and named apart.
     const std::string sk = launch_notes({{"k", 2, 1, plan_work(256, 66, 64, StreamKMode::On)}});
     CHECK(sk.find("\"clusters\": 66, \"cluster_tiles\": 256, \"stream_k_tiles\": 58") != std::string::npos);
-    CHECK(sk.find("ranges_in_pairs") == std::string::npos);
-    // A launch in pairs says so.
-    const std::string pairs = launch_notes({{"k", 1, 1, plan_work(48, 96, 64, StreamKMode::On), true}});
-    CHECK(pairs == "{\"grids\": [{\"function\": \"k\", \"cluster\": \"1x1\", \"clusters\": 96, \"cluster_tiles\": 48, "
-                   "\"stream_k_tiles\": 48, \"ranges_in_pairs\": true}]}");
+    CHECK(sk.find("ranges_per_cluster") == std::string::npos);
+    // A launch whose tiles' ranges ran in clusters says how many a cluster.
+    const std::string four = launch_notes({{"k", 1, 1, plan_work(32, 128, 64, StreamKMode::On), 4}});
+    CHECK(four == "{\"grids\": [{\"function\": \"k\", \"cluster\": \"1x1\", \"clusters\": 128, \"cluster_tiles\": 32, "
+                  "\"stream_k_tiles\": 32, \"ranges_per_cluster\": 4}]}");
 }

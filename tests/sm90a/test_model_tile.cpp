@@ -410,10 +410,10 @@ TEST_CASE("sm90a epilogue terms: the wide tiles with room keep a region per cons
         if (c.bn <= 64 || c.acc_regs(false) <= 64) CHECK_FALSE(c.stages_wide_terms());
         if (c.family == Family::B8 && c.bm == 128 && c.bn == 256) CHECK(c.stages_wide_terms());
         if (!c.stages_wide_terms()) {
-            CHECK(c.smem_bytes() == (c.exchanges_in_pairs() ? c.pair_barrier_offset(c.consumers()) : c.barriers_end()) + 1024);
+            CHECK(c.smem_bytes() == (c.exchanges_in_cluster() ? c.exchange_end(c.exchange_ranges()) : c.barriers_end()) + 1024);
             continue;
         }
-        CHECK_FALSE(c.exchanges_in_pairs());
+        CHECK_FALSE(c.exchanges_in_cluster());
         ++wide;
         CHECK(c.wide_terms_consumer_bytes() == c.wg_m() * 8 + c.bn / 2 * 16);
         for (int consumer = 0; consumer < c.consumers(); ++consumer) {
@@ -428,41 +428,55 @@ TEST_CASE("sm90a epilogue terms: the wide tiles with room keep a region per cons
     CHECK(wide > 0);
 }
 
-// The partial a split tile's first range hands to its owner in a cluster of two
-// (TileConfig::exchanges_in_pairs, send_partial_to_pair in sm90a_spgemm.cuh): per consumer a slot
-// of 128 threads x its f32 accumulator registers, 16-byte aligned, then one mbarrier per consumer,
-// all past the barriers and inside the CTA's shared memory; the decode tiles of every family but
-// 8-bit 128x64 (whose stage ring leaves 25 KB of the 32 its slots need) and 16-bit 128x32 (whose
-// whole tiles ran slower with the pairs' code), no kernel with a cluster of its own and no tile
-// wider than 64.
-TEST_CASE("sm90a pairs: the narrow tiles keep a slot per consumer for a peer's partial and its barrier, past the barriers",
+// The partials a split tile's earlier ranges hand to their owner in one cluster
+// (TileConfig::exchange_ranges, send_partial_to_owner in sm90a_spgemm.cuh): per earlier range and
+// consumer a slot of 128 threads x its f32 accumulator registers, 16-byte aligned and apart, then
+// one mbarrier per consumer, all past the barriers and inside the CTA's shared memory, for as
+// many ranges (2 to 8) as the room allows; the decode tiles of every family but 8-bit 128x64
+// (whose stage ring leaves 25 KB of the 32 one slot per consumer needs) and 16-bit 128x32 (whose
+// whole tiles ran slower with the exchange's code), no kernel with a cluster of its own and no
+// tile wider than 64. Only 8-bit 128x16 takes more than two (eight at twelve stages: 1280x8192's
+// plans); the others keep one slot (16-bit 128x16's whole tiles ran slower with seven).
+TEST_CASE("sm90a ranges in one cluster: the narrow tiles keep a slot per earlier range and consumer and a barrier past the barriers",
           "[sm90a][model]") {
-    int paired = 0;
+    int exchanging = 0;
     for (const KernelCase& kc : plugin_kernels()) {
         const TileConfig& c = kc.cfg;
         INFO(kc.name);
-        if (c.bn > 64 || c.cluster_size() > 1) CHECK_FALSE(c.exchanges_in_pairs());
+        if (c.bn > 64 || c.cluster_size() > 1) CHECK(c.exchange_ranges() == 0);
         // (the decode tiles at the stages they run: 128x16 and 128x32 with 12, 64x64 with 14,
         // 128x64 with 10; the 20-stage 128x16 kept for stage sweeps fills its shared memory)
         const bool decode_tile = (c.bn == 16 && c.stages == 12) || (c.bn == 32 && c.family != Family::B16) ||
                                  (c.bn == 64 && (c.bm == 64 || c.family == Family::B16));
-        if (c.cluster_size() == 1 && c.family != Family::B32 && decode_tile) CHECK(c.exchanges_in_pairs());
-        if (c.family == Family::B8 && c.bm == 128 && c.bn == 64) CHECK_FALSE(c.exchanges_in_pairs());
-        if (c.family == Family::B16 && c.bm == 128 && c.bn == 32) CHECK_FALSE(c.exchanges_in_pairs());
-        if (!c.exchanges_in_pairs()) continue;
-        ++paired;
-        CHECK(c.pair_slot_bytes() == 128 * c.acc_regs(false) * 4);
-        CHECK(c.pair_exchange_offset() % 128 == 0);
-        CHECK(c.pair_exchange_offset() >= c.barriers_end());
+        if (c.cluster_size() == 1 && c.family != Family::B32 && decode_tile) CHECK(c.exchanges_in_cluster());
+        if (c.cluster_size() == 1 && c.family == Family::B8 && c.bn == 16 && c.stages == 12) CHECK(c.exchange_ranges() == 8);
+        if (!(c.family == Family::B8 && c.bm == 128 && c.bn == 16)) CHECK(c.exchange_ranges() <= 2);
+        if (c.family == Family::B8 && c.bm == 128 && c.bn == 64) CHECK_FALSE(c.exchanges_in_cluster());
+        if (c.family == Family::B16 && c.bm == 128 && c.bn == 32) CHECK_FALSE(c.exchanges_in_cluster());
+        if (!c.exchanges_in_cluster()) continue;
+        ++exchanging;
+        CHECK(c.exchange_ranges() <= 8);
+        CHECK(c.exchange_slot_bytes() == 128 * c.acc_regs(false) * 4);
+        CHECK(c.exchange_offset() % 128 == 0);
+        CHECK(c.exchange_offset() >= c.barriers_end());
+        const int slots = c.exchange_ranges() - 1;
         for (int consumer = 0; consumer < c.consumers(); ++consumer) {
-            CHECK(c.pair_slot_offset(consumer) % 16 == 0);
-            CHECK(c.pair_barrier_offset(consumer) % 8 == 0);
-            CHECK(c.pair_barrier_offset(consumer) >= c.pair_slot_offset(c.consumers() - 1) + c.pair_slot_bytes());
+            for (int slot = 0; slot < slots; ++slot) {
+                CHECK(c.exchange_slot_offset(consumer, slot) % 16 == 0);
+                CHECK(c.exchange_slot_offset(consumer, slot) >= c.exchange_offset());
+                if (slot > 0) CHECK(c.exchange_slot_offset(consumer, slot) >= c.exchange_slot_offset(consumer, slot - 1) + c.exchange_slot_bytes());
+            }
+            CHECK(c.exchange_barrier_offset(consumer) % 8 == 0);
+            CHECK(c.exchange_barrier_offset(consumer) >= c.exchange_slot_offset(c.consumers() - 1, slots - 1) + c.exchange_slot_bytes());
         }
-        CHECK(c.pair_barrier_offset(c.consumers()) + 1024 == c.smem_bytes());
+        CHECK(c.exchange_barrier_offset(c.consumers()) == c.exchange_end(c.exchange_ranges()));
+        CHECK(c.exchange_end(c.exchange_ranges()) + 1024 == c.smem_bytes());
         CHECK(c.smem_bytes() <= kMaxSmemPerCta);
+        // (8-bit 128x16: one range more would not fit, unless eight is the most)
+        if (c.family == Family::B8 && c.bn == 16 && c.exchange_ranges() < 8)
+            CHECK(c.exchange_end(c.exchange_ranges() + 1) + 1024 > kMaxSmemPerCta);
     }
-    CHECK(paired > 0);
+    CHECK(exchanging > 0);
 }
 
 // The borrowed epilogue buffers (TileConfig::epi_borrows, sm90a_spgemm.cuh): consumer c writes

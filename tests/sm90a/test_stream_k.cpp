@@ -158,25 +158,36 @@ TEST_CASE("stream-K ranges walk k in step: heads from k-tile 0, second pieces at
     }
 }
 
-// ranges_in_pairs: the plans whose ranges a launch can run as clusters of two (KernelParams::
-// sk_pairs): range 2t the first half of tile t, range 2t + 1 its owner, one unit each.
-TEST_CASE("every tile in two halves and nothing else is a plan in pairs, whose first range of each pair leaves the partial",
+// ranges_per_cluster: the plans whose ranges a launch can run as clusters of s CTAs
+// (KernelParams::sk_cluster_ranges): ranges s t .. s t + s - 1 the parts of tile t in k order, the
+// last its owner, one unit each.
+TEST_CASE("every tile in s equal ranges and nothing else is a plan of s ranges a cluster whose last range owns the tile",
           "[stream_k]") {
-    const WorkPlan pairs = plan_work(48, 96, 64, StreamKMode::On);  // 6144x4096 on 128x16, two ranges a tile
-    REQUIRE(ranges_in_pairs(pairs));
-    for (int c = 0; c < pairs.clusters; ++c) {
-        std::vector<WorkUnit> units;
-        WorkUnit u{};
-        for (WorkCursor cur(pairs, c); cur.next(u);) units.push_back(u);
-        REQUIRE(units.size() == 1);
-        CHECK(units[0].tile == c / 2);
-        CHECK(units[0].k_begin == (c % 2) * 32);
-        CHECK(units[0].k_end == (c % 2 + 1) * 32);
-        CHECK(pairs.first_range_of_tile(units[0].tile) == c - c % 2);
+    struct Case {
+        int64_t tiles;
+        int clusters, k_tiles, s;
+    };
+    // 6144x4096 on 128x16 in two ranges a tile; 4096x4096 in four; f16 1280x8192 in eight
+    for (const Case& x : {Case{48, 96, 64, 2}, Case{32, 128, 64, 4}, Case{10, 80, 128, 8}}) {
+        const WorkPlan plan = plan_work(x.tiles, x.clusters, x.k_tiles, StreamKMode::On);
+        INFO(x.tiles << " tiles on " << x.clusters);
+        REQUIRE(ranges_per_cluster(plan) == x.s);
+        const int len = x.k_tiles / x.s;
+        for (int c = 0; c < plan.clusters; ++c) {
+            std::vector<WorkUnit> units;
+            WorkUnit u{};
+            for (WorkCursor cur(plan, c); cur.next(u);) units.push_back(u);
+            REQUIRE(units.size() == 1);
+            CHECK(units[0].tile == c / x.s);
+            CHECK(units[0].k_begin == (c % x.s) * len);
+            CHECK(units[0].k_end == (c % x.s + 1) * len);
+            CHECK(plan.first_range_of_tile(units[0].tile) == c - c % x.s);
+            CHECK((units[0].k_end == x.k_tiles) == (c % x.s == x.s - 1));  // the owner is the cluster's last
+        }
     }
-    CHECK_FALSE(ranges_in_pairs(plan_work(48, 96, 63, StreamKMode::On)));   // odd k-tiles: halves unequal
-    CHECK_FALSE(ranges_in_pairs(plan_work(32, 128, 64, StreamKMode::On)));  // four ranges a tile
-    CHECK_FALSE(ranges_in_pairs(plan_work(48, 96, 64, StreamKMode::Off)));  // whole tiles
-    CHECK_FALSE(ranges_in_pairs(plan_work(180, 132, 64, StreamKMode::On))); // whole tiles, then the rest split
-    CHECK_FALSE(ranges_in_pairs(plan_work(48, 95, 64, StreamKMode::On)));   // ranges across tiles
+    CHECK(ranges_per_cluster(plan_work(48, 96, 63, StreamKMode::On)) == 0);   // odd k-tiles: halves unequal
+    CHECK(ranges_per_cluster(plan_work(32, 128, 66, StreamKMode::On)) == 0);  // 66 k-tiles in four: unequal
+    CHECK(ranges_per_cluster(plan_work(48, 96, 64, StreamKMode::Off)) == 0);  // whole tiles
+    CHECK(ranges_per_cluster(plan_work(180, 132, 64, StreamKMode::On)) == 0); // whole tiles, then the rest split
+    CHECK(ranges_per_cluster(plan_work(48, 95, 64, StreamKMode::On)) == 0);   // ranges across tiles
 }

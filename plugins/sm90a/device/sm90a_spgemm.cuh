@@ -8,8 +8,8 @@
 //     where whole tiles would leave clusters idle in the last turn (SPMMA_SM90A_STREAMK=on), the
 //     tiles of the last turn are split along k into one equal range per cluster (stream-K,
 //     stream_k.hpp): partial sums meet in a global workspace, the range with a tile's last k-tile
-//     writes D; where every tile is two ranges, a narrow tile's two run as a cluster of two and the
-//     partial goes into the owner's shared memory (KernelParams::sk_pairs);
+//     writes D; where every tile is s equal ranges, a narrow tile's s run as a cluster of s and
+//     the partials go into the owner's shared memory (KernelParams::sk_cluster_ranges);
 //   - warp specialised: warpgroup 0 is the producer (one elected thread issues TMA copies of the
 //     compressed A tile, its metadata and the B tile into a ring of `stages` shared-memory stages,
 //     completing on "full" mbarriers); warpgroups 1..2 are consumers, each owning bm/consumers
@@ -765,21 +765,21 @@ __device__ __forceinline__ void add_partials(typename K::Acc (&acc)[K::kMBlocks]
     }
 }
 
-// A split tile's first range hands its partial to the owner (the second CTA of its cluster of
-// two, KernelParams::sk_pairs): every thread's words go straight from its registers into the
-// owner's slot of this consumer (`slot`, `bar`: this CTA's addresses of the same region, mapped
-// to the owner's), laid out as store_partial lays out a workspace slot, each completing its 16
-// bytes on the owner's barrier. First the cluster barrier's wait: every thread of the pair
-// arrived after the barriers' init (spgemm_body), so the owner's barrier is ready.
+// An earlier range of a split tile hands its partial to the owner (the last CTA of the tile's
+// cluster, KernelParams::sk_cluster_ranges): every thread's words go straight from its registers
+// into slot `rank` of this consumer in the owner's shared memory (`slot`, `bar`: this CTA's
+// addresses of that slot and of the consumer's barrier, mapped to the owner's), laid out as
+// store_partial lays out a workspace slot, each completing its 16 bytes on the owner's barrier.
+// First the cluster barrier's wait: every thread of the cluster arrived after the barriers' init
+// (spgemm_body), so the owner's barrier is ready.
 // NOTES: through the workspace the partial, the flag and the owner's acquire and load cost
-// 1.0-1.5 us a launch (plugins/sm90a/NOTES.md, "What a split tile's exchange costs").
+// 1.0-1.8 us a launch (plugins/sm90a/NOTES.md, "What a split tile's exchange costs").
 template <class K>
-__device__ __forceinline__ void send_partial_to_pair(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
-                                                     uint32_t slot, uint32_t bar) {
+__device__ __forceinline__ void send_partial_to_owner(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
+                                                      uint32_t slot, uint32_t bar, uint32_t owner) {
     spmma_ptx::cluster_wait();
-    constexpr uint32_t kOwner = 1;
-    const uint32_t dst = spmma_ptx::mapa_shared_cluster(slot, kOwner) + 16u * (threadIdx.x % 128);
-    const uint32_t owner_bar = spmma_ptx::mapa_shared_cluster(bar, kOwner);
+    const uint32_t dst = spmma_ptx::mapa_shared_cluster(slot, owner) + 16u * (threadIdx.x % 128);
+    const uint32_t owner_bar = spmma_ptx::mapa_shared_cluster(bar, owner);
 #pragma unroll
     for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
@@ -788,17 +788,21 @@ __device__ __forceinline__ void send_partial_to_pair(const typename K::Acc (&acc
                                    acc[j][r + 3], owner_bar);
 }
 
-// The owner's side: one thread of the consumer expects the partial's bytes on its barrier, every
-// thread waits for them and adds its words to the accumulators (add_partials' order and sums).
+// The owner's side: one thread of the consumer expects the bytes of all `partials` slots (one
+// per earlier range, `stride` bytes apart from `slot` on) on its barrier, every thread waits for
+// them and adds its words to the accumulators slot by slot, the earlier ranges first
+// (add_partials' order and sums).
 template <class K>
-__device__ __forceinline__ void add_partial_from_pair(typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs], const uint8_t* slot,
-                                                      uint32_t bar) {
+__device__ __forceinline__ void add_partials_from_cluster(typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
+                                                          const uint8_t* slot, int stride, int partials, uint32_t bar) {
     constexpr int kWords = K::kMBlocks * K::kAccRegs / 4;
-    if (threadIdx.x % 128 == 0) spmma_ptx::mbarrier_arrive_expect_tx(bar, kWords * 128 * 16);
+    if (threadIdx.x % 128 == 0) spmma_ptx::mbarrier_arrive_expect_tx(bar, static_cast<uint32_t>(partials) * kWords * 128 * 16);
     spmma_ptx::mbarrier_wait_parity<spmma_ptx::BarrierScope::Cluster>(bar, 0);
-    const uint4* src = reinterpret_cast<const uint4*>(slot) + threadIdx.x % 128;
+    for (int q = 0; q < partials; ++q) {
+        const uint4* src = reinterpret_cast<const uint4*>(slot + q * stride) + threadIdx.x % 128;
 #pragma unroll
-    for (int i = 0; i < kWords; ++i) add_word<K>(acc, i, src[i * 128]);
+        for (int i = 0; i < kWords; ++i) add_word<K>(acc, i, src[i * 128]);
+    }
 }
 
 // ================================ the kernel =====================================================
@@ -832,19 +836,20 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             mbarrier_init(full_bar(s), 1);
             mbarrier_init(empty_bar(s), K::kConsumers * (CM + CN - 1));
         }
-        // pair[c]: the owner's consumer c arrives (expecting the partial's bytes); the first
-        // range's st.async complete them (send_partial_to_pair).
-        if constexpr (cfg.exchanges_in_pairs())
-            for (int c = 0; c < K::kConsumers; ++c) mbarrier_init(base + cfg.pair_barrier_offset(c), 1);
+        // exchange[c]: the owner's consumer c arrives (expecting the partials' bytes); the earlier
+        // ranges' st.async complete them (send_partial_to_owner).
+        if constexpr (cfg.exchanges_in_cluster())
+            for (int c = 0; c < K::kConsumers; ++c) mbarrier_init(base + cfg.exchange_barrier_offset(c), 1);
         fence_mbarrier_init_cluster();
     }
     if constexpr (K::kCluster > 1) {
         cluster_sync();
     } else {
         __syncthreads();
-        // (a launch in pairs: the first range waits for this before it writes into its owner)
-        if constexpr (cfg.exchanges_in_pairs())
-            if (p.sk_pairs) cluster_arrive();
+        // (a tile's ranges in one cluster: the earlier ones wait for this before they write into
+        // the owner)
+        if constexpr (cfg.exchanges_in_cluster())
+            if (p.sk_cluster_ranges) cluster_arrive();
     }
 
     // NOTES: each role reads its place in the cluster and the scheduler's inputs after its
@@ -1049,19 +1054,27 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             // ================================ stream-K ================================
             // A unit without the tile's last k-tile leaves its partial sums to the owner; the
             // owner of a split tile adds those of the ranges before its own, then writes D.
-            // In pairs (KernelParams::sk_pairs) the partial goes through the owner's shared memory.
-            bool paired = false;
-            if constexpr (cfg.exchanges_in_pairs()) {
-                if (p.sk_pairs) {
+            // A tile's ranges in one cluster (KernelParams::sk_cluster_ranges): the partials go
+            // through the owner's shared memory, the range of rank r into slot r.
+            bool exchanged = false;
+            if constexpr (cfg.exchanges_in_cluster()) {
+                if (p.sk_cluster_ranges) {
+                    // (clusters of two only: the owner, the slot and the count known at compile time)
+                    constexpr bool kTwo = cfg.exchange_ranges() == 2;
+                    const int ranges = kTwo ? 2 : p.sk_cluster_ranges;
+                    const uint32_t bar = base + cfg.exchange_barrier_offset(consumer);
                     if (leaves_partial) {
-                        send_partial_to_pair<K>(acc, base + cfg.pair_slot_offset(consumer), base + cfg.pair_barrier_offset(consumer));
+                        const int rank = kTwo ? 0 : static_cast<int>(cluster_ctarank());
+                        send_partial_to_owner<K>(acc, base + cfg.exchange_slot_offset(consumer, rank), bar,
+                                                 static_cast<uint32_t>(ranges - 1));
                         continue;
                     }
-                    add_partial_from_pair<K>(acc, smem + cfg.pair_slot_offset(consumer), base + cfg.pair_barrier_offset(consumer));
-                    paired = true;
+                    add_partials_from_cluster<K>(acc, smem + cfg.exchange_slot_offset(consumer, 0),
+                                                 cfg.exchange_slot_offset(0, 1) - cfg.exchange_slot_offset(0, 0), ranges - 1, bar);
+                    exchanged = true;
                 }
             }
-            if (!paired && p.work.stream_k()) {
+            if (!exchanged && p.work.stream_k()) {
                 const int slot_cta = cta_rank() * K::kConsumers + consumer;
                 if (leaves_partial) {
                     store_partial<K>(acc, p, range * K::kCluster * K::kConsumers + slot_cta, 1u + consumer);

@@ -75,8 +75,8 @@ public:
 
     // The record's plugin_notes: each grid's function, clusters and tiles (launch_notes.hpp).
     std::string describe() const override {
-        std::vector<GridNote> notes{{main_.function, main_.cfg.cm, main_.cfg.cn, main_.params.work, main_.params.sk_pairs != 0}};
-        if (rest_) notes.push_back({rest_->function, rest_->cfg.cm, rest_->cfg.cn, rest_->params.work, false});
+        std::vector<GridNote> notes{{main_.function, main_.cfg.cm, main_.cfg.cn, main_.params.work, main_.params.sk_cluster_ranges}};
+        if (rest_) notes.push_back({rest_->function, rest_->cfg.cm, rest_->cfg.cn, rest_->params.work, 0});
         return launch_notes(notes);
     }
 
@@ -147,7 +147,7 @@ protected:
         // Stream-K flags count launches: a flag equal to this launch's epoch marks its slot as
         // written by this launch (0 is never an epoch).
         KernelParams& mp = main_.params;
-        if (mp.work.stream_k() && ++mp.sk_epoch == 0) {
+        if (mp.work.stream_k() && mp.sk_cluster_ranges == 0 && ++mp.sk_epoch == 0) {
             sk_flags_.fill(0);
             mp.sk_epoch = 1;
         }
@@ -215,9 +215,14 @@ private:
         const int ctm = (tiles_m + cfg.cm - 1) / cfg.cm, ctn = (tiles_n + cfg.cn - 1) / cfg.cn;
         const int k_tiles = static_cast<int>(kp_ / cfg.bk());
         kp.work = plan_work(cluster_tiles, clusters, k_tiles, sk_mode);
-        if (kp.work.stream_k()) {
+        g.shape.grid[0] = static_cast<unsigned>(kp.work.clusters * cfg.cluster_size());
+        set_cluster_ranges(g);
+        kp.sk_partials = nullptr;
+        kp.sk_flags = nullptr;
+        if (kp.work.stream_k() && kp.sk_cluster_ranges == 0) {
             // One slot of partial accumulators (at most bm x bn 32-bit words) and one flag per range
-            // and CTA; the flags start below every epoch a launch uses.
+            // and CTA; the flags start below every epoch a launch uses. (Ranges in one cluster hand
+            // their partials over in shared memory: no workspace.)
             const size_t ctas = static_cast<size_t>(kp.work.clusters) * cfg.cluster_size();
             sk_partials_ = DeviceBuffer(ctas * cfg.bm * cfg.bn * 4);
             sk_flags_ = DeviceBuffer(ctas * cfg.consumers() * 4);
@@ -225,8 +230,6 @@ private:
             kp.sk_partials = sk_partials_.as<uint32_t>();
             kp.sk_flags = sk_flags_.as<uint32_t>();
         }
-        g.shape.grid[0] = static_cast<unsigned>(kp.work.clusters * cfg.cluster_size());
-        set_pairs(g);
         kp.m = static_cast<int32_t>(problem_.m);
         kp.n = static_cast<int32_t>(problem_.n);
         kp.k = static_cast<int32_t>(problem_.k);
@@ -249,21 +252,22 @@ private:
         }
     }
 
-    // Where every tile is two ranges (ranges_in_pairs) and the kernel has the room to take a
-    // partial in (TileConfig::exchanges_in_pairs), the grid runs as clusters of two CTAs, a tile's
-    // ranges each, and the first hands its partial to the owner's shared memory
-    // (KernelParams::sk_pairs), if that many clusters of two fit at once. SPMMA_SM90A_SK_PAIRS=off
-    // keeps the workspace (A/B runs).
-    void set_pairs(Grid& g) {
+    // Where every tile is s equal ranges (ranges_per_cluster) and the kernel has room for s - 1
+    // partials (TileConfig::exchange_ranges), the grid runs as clusters of s CTAs, a tile's ranges
+    // each, and the earlier ranges hand their partials over in the owner's shared memory
+    // (KernelParams::sk_cluster_ranges), if that many clusters of s fit at once.
+    // SPMMA_SM90A_SK_CLUSTER=off keeps the workspace (A/B runs).
+    void set_cluster_ranges(Grid& g) {
         KernelParams& kp = g.params;
-        kp.sk_pairs = 0;
-        if (!g.cfg.exchanges_in_pairs() || !ranges_in_pairs(kp.work) || kernel_.split()) return;
-        if (env_choice("SPMMA_SM90A_SK_PAIRS", {"off", "on"}).value_or(1) == 0) return;
-        LaunchShape pairs = g.shape;
-        pairs.cluster[0] = 2;
-        if (max_active_clusters(g.fn, pairs) < kp.work.clusters / 2) return;
-        g.shape = pairs;
-        kp.sk_pairs = 1;
+        kp.sk_cluster_ranges = 0;
+        const int s = ranges_per_cluster(kp.work);
+        if (s < 2 || s > g.cfg.exchange_ranges() || kernel_.split()) return;
+        if (env_choice("SPMMA_SM90A_SK_CLUSTER", {"off", "on"}).value_or(1) == 0) return;
+        LaunchShape clustered = g.shape;
+        clustered.cluster[0] = static_cast<unsigned>(s);
+        if (max_active_clusters(g.fn, clustered) < kp.work.clusters / s) return;
+        g.shape = clustered;
+        kp.sk_cluster_ranges = s;
     }
 
     // The two grids of a split kernel (split_plan.hpp): the main grid's clusters of four or eight

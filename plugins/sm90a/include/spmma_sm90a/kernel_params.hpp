@@ -50,13 +50,13 @@ struct KernelParams {
     // row t and stage s at (t * k_tiles + s) * a_stage_bytes(). Null for the other kernels, which
     // copy A through its tensor map.
     const uint8_t* a_stages;
-    // 1: the launch runs as clusters of two CTAs, each a split tile's two ranges (ranges_in_pairs:
-    // every tile in two ranges, one unit a CTA), and the first range hands its partial to the
-    // owner's shared memory (TileConfig::pair_exchange_offset) instead of the workspace; only
-    // kernels with that region (TileConfig::exchanges_in_pairs) and no cluster of their own.
-    // NOTES: last, so that the fields before it keep their offsets in the parameter space, and
-    // the kernels without the region their code.
-    int32_t sk_pairs;
+    // s > 0: the launch runs as clusters of s CTAs, each a split tile's s ranges (ranges_per_cluster:
+    // every tile in s equal ranges, one unit a CTA), and the earlier ranges hand their partials to
+    // the owner's shared memory (TileConfig::exchange_slot_offset) instead of the workspace; only
+    // kernels with room for s - 1 slots (TileConfig::exchange_ranges) and no cluster of their own.
+    // 0: the workspace. NOTES: last, so that the fields before it keep their offsets in the
+    // parameter space, and the kernels without the region their code.
+    int32_t sk_cluster_ranges;
 };
 
 }  // namespace spmma_sm90a

@@ -15,11 +15,11 @@ struct GridNote {
     std::string function;  // the extern "C" kernel the grid runs
     int cm, cn;            // its cluster shape
     WorkPlan work;         // its clusters and cluster tiles
-    bool pairs = false;    // each tile's two ranges ran as a cluster of two (KernelParams::sk_pairs)
+    int cluster_ranges = 0;  // s: each tile's s ranges ran as a cluster of s (KernelParams::sk_cluster_ranges)
 };
 
 // {"grids": [{"function": ..., "cluster": "4x1", "clusters": 30, "cluster_tiles": 992,
-// "stream_k_tiles": 0}, ...]}, and "ranges_in_pairs": true where a grid ran so. Function names
+// "stream_k_tiles": 0}, ...]}, and "ranges_per_cluster": s where a grid ran so. Function names
 // are identifiers: nothing to escape.
 inline std::string launch_notes(const std::vector<GridNote>& grids) {
     std::string s;
@@ -28,7 +28,8 @@ inline std::string launch_notes(const std::vector<GridNote>& grids) {
         s += "{\"function\": \"" + g.function + "\", \"cluster\": \"" + std::to_string(g.cm) + "x" + std::to_string(g.cn) +
              "\", \"clusters\": " + std::to_string(g.work.clusters) +
              ", \"cluster_tiles\": " + std::to_string(g.work.dp_tiles + g.work.sk_tiles) +
-             ", \"stream_k_tiles\": " + std::to_string(g.work.sk_tiles) + (g.pairs ? ", \"ranges_in_pairs\": true" : "") +
+             ", \"stream_k_tiles\": " + std::to_string(g.work.sk_tiles) + 
+             (g.cluster_ranges > 0 ? ", \"ranges_per_cluster\": " + std::to_string(g.cluster_ranges) : "") +
              "}";
     }
     return "{\"grids\": [" + s + "]}";

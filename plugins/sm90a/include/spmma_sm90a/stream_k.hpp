@@ -103,15 +103,17 @@ struct WorkCursor {
     }
 };
 
-// Whether plan w deals every tile as two ranges and nothing else: no whole tiles, two ranges per
-// tile of half its k-tiles each, so range 2t holds the first half of tile t and range 2t + 1 (its
-// owner) the second. Such a launch can run each tile's ranges as a cluster of two CTAs and hand
-// the partial over in the owner's shared memory (KernelParams::sk_pairs). NOTES: the partial
-// through the global workspace, a flag and the owner's load cost 1.0-1.5 us a launch over a
-// whole-tile twin of the same work (plugins/sm90a/NOTES.md, "What a split tile's exchange costs").
-SPMMA_HD constexpr bool ranges_in_pairs(const WorkPlan& w) {
-    return w.dp_tiles == 0 && w.sk_tiles > 0 && w.clusters == 2 * w.sk_tiles && w.range_extra == 0 &&
-           2 * w.range_len == w.k_tiles;
+// The ranges per tile where plan w deals every tile as s >= 2 equal ranges and nothing else (no
+// whole tiles, each range 1 / s of a tile's k-tiles, so ranges s t .. s t + s - 1 hold tile t in k
+// order and the last of them is its owner); 0 for any other plan. Such a launch can run each
+// tile's ranges as a cluster of s CTAs and hand the partials over in the owner's shared memory
+// (KernelParams::sk_cluster_ranges). NOTES: the partials through the global workspace, a flag
+// and the owner's loads cost 1.0-1.8 us a launch over a whole-tile twin of the same work
+// (plugins/sm90a/NOTES.md, "What a split tile's exchange costs").
+SPMMA_HD constexpr int ranges_per_cluster(const WorkPlan& w) {
+    if (w.dp_tiles != 0 || w.sk_tiles <= 0 || w.range_extra != 0 || w.clusters % w.sk_tiles != 0) return 0;
+    const int s = w.clusters / w.sk_tiles;
+    return s >= 2 && s * w.range_len == w.k_tiles ? s : 0;
 }
 
 // Off: whole tiles only (the default). On: stream-K wherever whole tiles leave a cluster idle in

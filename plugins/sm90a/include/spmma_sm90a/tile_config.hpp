@@ -151,27 +151,47 @@ struct TileConfig {
     SPMMA_HD constexpr bool stages_wide_terms() const {
         return bn > 64 && acc_regs(false) > 64 && wide_terms_offset(consumers()) + 1024 <= kMaxSmemPerCta;
     }
-    // A split tile's partial handed over inside a cluster of two (KernelParams::sk_pairs): per
-    // consumer a slot of its partial (128 threads x m_blocks x bn / 2 f32 words, stored as
-    // store_partial lays out a workspace slot) and the mbarrier its bytes complete, after the
-    // barriers. Only the narrow tiles without a cluster of their own, where the stage ring
-    // leaves the room (not 8-bit 128x64). NOTES: not 16-bit 128x32 either: with the pairs' code
-    // its main loop compiled differently (same registers), and its whole tiles ran 4-5 % slower
-    // (f16 and bf16 8192x32x28672 and 8192x32x8192, bench/NOTES.md 2026-11-29 12:29); the other
-    // narrow kernels' whole tiles ran level (plugins/sm90a/NOTES.md, "A split tile's two ranges
-    // as a cluster of two").
-    SPMMA_HD constexpr int pair_slot_bytes() const { return wg_m() * bn * 4; }
-    SPMMA_HD constexpr int pair_exchange_offset() const { return (barriers_end() + 127) / 128 * 128; }
-    SPMMA_HD constexpr int pair_slot_offset(int consumer) const { return pair_exchange_offset() + consumer * pair_slot_bytes(); }
-    SPMMA_HD constexpr int pair_barrier_offset(int consumer) const { return pair_slot_offset(consumers()) + 8 * consumer; }
-    SPMMA_HD constexpr bool exchanges_in_pairs() const {
-        return bn <= 64 && cluster_size() == 1 && !(family == Family::B16 && bm == 128 && bn == 32) &&
-               pair_barrier_offset(consumers()) + 1024 <= kMaxSmemPerCta;
+    // A split tile's ranges run as one cluster (KernelParams::sk_cluster_ranges): the owner (the
+    // last CTA) takes each earlier range's partial into its shared memory. Per earlier range and
+    // consumer a slot of the partial (128 threads x m_blocks x bn / 2 f32 words, stored as
+    // store_partial lays out a workspace slot; slot i of every consumer, then slot i + 1), then
+    // per consumer the mbarrier all its slots' bytes complete, after the barriers. As many slots as
+    // the stage ring leaves room for, up to seven (clusters of at most eight, the portable size),
+    // in the 8-bit 128x16 kernels, and one elsewhere; only the narrow tiles without a cluster of
+    // their own (not 8-bit 128x64: no room for one). NOTES: with room for seven, 16-bit 128x16's
+    // whole tiles ran 3 % slower (f16 8192x16x28672, bench/NOTES.md 2026-11-29 14:55) and 8-bit
+    // 128x32's clusters of four never fit at the plans that would use them (4096x32x14336: 32
+    // clusters of four are more than the GPU holds), so those keep the pairs' one slot, in the
+    // pairs' code (the cluster's rank and size are compile-time there).
+    // NOTES: not 16-bit 128x32 either: with the exchange's code its main loop compiled
+    // differently (same registers), and its whole tiles ran 4-5 % slower (f16 and bf16
+    // 8192x32x28672 and 8192x32x8192, bench/NOTES.md 2026-11-29 12:29); the other narrow kernels'
+    // whole tiles ran level (plugins/sm90a/NOTES.md, "A split tile's two ranges as a cluster of two").
+    SPMMA_HD constexpr int exchange_slot_bytes() const { return wg_m() * bn * 4; }
+    SPMMA_HD constexpr int exchange_offset() const { return (barriers_end() + 127) / 128 * 128; }
+    SPMMA_HD constexpr int exchange_end(int ranges) const {
+        return exchange_offset() + (ranges - 1) * consumers() * exchange_slot_bytes() + 8 * consumers();
+    }
+    SPMMA_HD constexpr int exchange_ranges() const {
+        if (bn > 64 || cluster_size() != 1 || (family == Family::B16 && bm == 128 && bn == 32)) return 0;
+        const int most = family == Family::B8 && bm == 128 && bn == 16 ? 8 : 2;
+        int r = 0;
+        for (int s = 2; s <= most; ++s)
+            if (exchange_end(s) + 1024 <= kMaxSmemPerCta) r = s;
+        return r;
+    }
+    SPMMA_HD constexpr bool exchanges_in_cluster() const { return exchange_ranges() >= 2; }
+    // Slot of the partial of range `slot` (0 .. exchange_ranges() - 2, its rank in the cluster).
+    SPMMA_HD constexpr int exchange_slot_offset(int consumer, int slot) const {
+        return exchange_offset() + (slot * consumers() + consumer) * exchange_slot_bytes();
+    }
+    SPMMA_HD constexpr int exchange_barrier_offset(int consumer) const {
+        return exchange_slot_offset(0, exchange_ranges() - 1) + 8 * consumer;
     }
     // + slack to align the dynamic base to 1024 bytes.
     SPMMA_HD constexpr int smem_bytes() const {
         return (stages_wide_terms()    ? wide_terms_offset(consumers())
-                : exchanges_in_pairs() ? pair_barrier_offset(consumers())
+                : exchanges_in_cluster() ? exchange_end(exchange_ranges())
                                        : barriers_end()) +
                1024;
     }
