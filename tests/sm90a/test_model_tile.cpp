@@ -465,6 +465,8 @@ TEST_CASE("sm90a ranges in one cluster: the narrow tiles keep a slot per earlier
                 CHECK(c.exchange_slot_offset(consumer, slot) % 16 == 0);
                 CHECK(c.exchange_slot_offset(consumer, slot) >= c.exchange_offset());
                 if (slot > 0) CHECK(c.exchange_slot_offset(consumer, slot) >= c.exchange_slot_offset(consumer, slot - 1) + c.exchange_slot_bytes());
+                // (the owner walks a consumer's slots by the stride)
+                CHECK(c.exchange_slot_offset(consumer, slot) == c.exchange_slot_offset(consumer, 0) + slot * c.exchange_slot_stride());
             }
             CHECK(c.exchange_barrier_offset(consumer) % 8 == 0);
             CHECK(c.exchange_barrier_offset(consumer) >= c.exchange_slot_offset(c.consumers() - 1, slots - 1) + c.exchange_slot_bytes());

@@ -1069,8 +1069,8 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                                                  static_cast<uint32_t>(ranges - 1));
                         continue;
                     }
-                    add_partials_from_cluster<K>(acc, smem + cfg.exchange_slot_offset(consumer, 0),
-                                                 cfg.exchange_slot_offset(0, 1) - cfg.exchange_slot_offset(0, 0), ranges - 1, bar);
+                    add_partials_from_cluster<K>(acc, smem + cfg.exchange_slot_offset(consumer, 0), cfg.exchange_slot_stride(),
+                                                 ranges - 1, bar);
                     exchanged = true;
                 }
             }

@@ -28,7 +28,7 @@ inline std::string launch_notes(const std::vector<GridNote>& grids) {
         s += "{\"function\": \"" + g.function + "\", \"cluster\": \"" + std::to_string(g.cm) + "x" + std::to_string(g.cn) +
              "\", \"clusters\": " + std::to_string(g.work.clusters) +
              ", \"cluster_tiles\": " + std::to_string(g.work.dp_tiles + g.work.sk_tiles) +
-             ", \"stream_k_tiles\": " + std::to_string(g.work.sk_tiles) + 
+             ", \"stream_k_tiles\": " + std::to_string(g.work.sk_tiles) +
              (g.cluster_ranges > 0 ? ", \"ranges_per_cluster\": " + std::to_string(g.cluster_ranges) : "") +
              "}";
     }

@@ -159,7 +159,7 @@ struct TileConfig {
     // the stage ring leaves room for, up to seven (clusters of at most eight, the portable size),
     // in the 8-bit 128x16 kernels, and one elsewhere; only the narrow tiles without a cluster of
     // their own (not 8-bit 128x64: no room for one). NOTES: with room for seven, 16-bit 128x16's
-    // whole tiles ran 3 % slower (f16 8192x16x28672, bench/NOTES.md 2026-11-29 14:55) and 8-bit
+    // whole tiles ran 3 % slower (f16 8192x16x28672, bench/NOTES.md 2026-11-29 14:54-15:01) and 8-bit
     // 128x32's clusters of four never fit at the plans that would use them (4096x32x14336: 32
     // clusters of four are more than the GPU holds), so those keep the pairs' one slot, in the
     // pairs' code (the cluster's rank and size are compile-time there).
@@ -181,7 +181,9 @@ struct TileConfig {
         return r;
     }
     SPMMA_HD constexpr bool exchanges_in_cluster() const { return exchange_ranges() >= 2; }
-    // Slot of the partial of range `slot` (0 .. exchange_ranges() - 2, its rank in the cluster).
+    // Slot of the partial of range `slot` (0 .. exchange_ranges() - 2, its rank in the cluster);
+    // a consumer's slots lie exchange_slot_stride() apart.
+    SPMMA_HD constexpr int exchange_slot_stride() const { return consumers() * exchange_slot_bytes(); }
     SPMMA_HD constexpr int exchange_slot_offset(int consumer, int slot) const {
         return exchange_offset() + (slot * consumers() + consumer) * exchange_slot_bytes();
     }
