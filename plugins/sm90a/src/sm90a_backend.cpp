@@ -11,6 +11,10 @@
 #include <spmma_sm90a/problem_check.hpp>
 #include <spmma_sm90a/split_plan.hpp>
 
+#include <algorithm>
+#include <utility>
+#include <vector>
+
 namespace spmma_sm90a {
 namespace {
 
@@ -56,9 +60,64 @@ protected:
     // eight), the one with the tallest clusters (tallest_paying_split).
     const KernelEntry* choose(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                               std::string* why) const override {
+        const Kernels k = kernels_for(p);
+        std::vector<TileConfig> cs;
+        for (const KernelEntry* e : k.whole) cs.push_back(e->cfg);
+        // (a kernel that fuses an epilogue in its direct stores only is costed with them)
+        const MachineModel mm = machine_model(dev);
         const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
-        std::vector<const KernelEntry*> ks, splits;
-        for (const KernelEntry* e : matching_kernels(p)) (e->split() ? splits : ks).push_back(e);
+        const auto clocks = [&](const TileConfig& c) {
+            return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(c, p), mm);
+        };
+        const int i = choose_config(
+            cs, [&](const TileConfig& c) { return estimate(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(c, p), mm); });
+        if (i < 0) {
+            if (why) *why = "unsupported: no sm90a kernel for this problem";
+            return nullptr;
+        }
+        const KernelEntry* pick = k.whole[static_cast<size_t>(i)];
+        const double pick_clocks = clocks(pick->cfg);
+        std::vector<bool> pays;
+        std::vector<int> main_cm;
+        for (const KernelEntry* s : k.splits) {
+            pays.push_back(prefer_split(pick_clocks, clocks(s->rest_cfg), p.m, p.n, s->rest_cfg, dev.sm_count));
+            main_cm.push_back(s->cfg.cm);
+        }
+        const int split = tallest_paying_split(pays, main_cm);
+        return split >= 0 ? k.splits[static_cast<size_t>(split)] : pick;
+    }
+
+    const char* search_env() const override { return "SPMMA_SM90A_SEARCH"; }
+
+    // The heuristic's pick, then the kernels the cost model estimates within kSearchBand of the
+    // fastest, fastest first, at most kSearchKernels in all: where the model's ranking is wrong
+    // by less than that band, the timing decides.
+    std::vector<const KernelEntry*> search_candidates(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
+                                                      const KernelEntry& pick) const override {
+        constexpr double kSearchBand = 1.5;
+        constexpr size_t kSearchKernels = 6;
+        const MachineModel mm = machine_model(dev);
+        const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
+        std::vector<std::pair<double, const KernelEntry*>> ranked;
+        for (const KernelEntry* e : kernels_for(p).whole)
+            ranked.push_back({estimated_clocks(e->cfg, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(e->cfg, p), mm), e});
+        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        std::vector<const KernelEntry*> out{&pick};
+        for (const auto& [clk, e] : ranked) {
+            if (out.size() >= kSearchKernels || clk > kSearchBand * ranked.front().first) break;
+            if (e != &pick) out.push_back(e);
+        }
+        return out;
+    }
+
+private:
+    // The kernels the heuristic weighs for p: whole-grid kernels and split ones apart.
+    struct Kernels {
+        std::vector<const KernelEntry*> whole, splits;
+    };
+    static Kernels kernels_for(const spmma_problem& p) {
+        Kernels k;
+        for (const KernelEntry* e : matching_kernels(p)) (e->split() ? k.splits : k.whole).push_back(e);
         // NOTES: with an epilogue, D fit for TMA stores and k up to kTmaEpilogueMaxK, the kernels
         // that would store it directly (the 16-bit family's 128x256: 128 f32 accumulators in one
         // m64 block leave no registers for it in the TMA stores, TileConfig::
@@ -69,39 +128,14 @@ protected:
         constexpr int64_t kTmaEpilogueMaxK = 8192;
         if (spmma_problem_has_epilogue(&p) && tma_epilogue_possible(p) && p.k <= kTmaEpilogueMaxK) {
             const auto keeps_tma = [&](const TileConfig& c) { return tma_epilogue_for(c, p) || !c.tma_store(); };
-            std::vector<const KernelEntry*> keep, keep_splits;
-            for (const KernelEntry* e : ks)
-                if (keeps_tma(e->cfg)) keep.push_back(e);
-            for (const KernelEntry* e : splits)
-                if (keeps_tma(e->cfg) && keeps_tma(e->rest_cfg)) keep_splits.push_back(e);
-            if (!keep.empty()) {
-                ks = keep;
-                splits = keep_splits;
-            }
+            Kernels keep;
+            for (const KernelEntry* e : k.whole)
+                if (keeps_tma(e->cfg)) keep.whole.push_back(e);
+            for (const KernelEntry* e : k.splits)
+                if (keeps_tma(e->cfg) && keeps_tma(e->rest_cfg)) keep.splits.push_back(e);
+            if (!keep.whole.empty()) k = keep;
         }
-        std::vector<TileConfig> cs;
-        for (const KernelEntry* e : ks) cs.push_back(e->cfg);
-        // (a kernel that fuses an epilogue in its direct stores only is costed with them)
-        const MachineModel mm = machine_model(dev);
-        const auto clocks = [&](const TileConfig& c) {
-            return estimated_clocks(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(c, p), mm);
-        };
-        const int i = choose_config(
-            cs, [&](const TileConfig& c) { return estimate(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(c, p), mm); });
-        if (i < 0) {
-            if (why) *why = "unsupported: no sm90a kernel for this problem";
-            return nullptr;
-        }
-        const KernelEntry* pick = ks[static_cast<size_t>(i)];
-        const double pick_clocks = clocks(pick->cfg);
-        std::vector<bool> pays;
-        std::vector<int> main_cm;
-        for (const KernelEntry* s : splits) {
-            pays.push_back(prefer_split(pick_clocks, clocks(s->rest_cfg), p.m, p.n, s->rest_cfg, dev.sm_count));
-            main_cm.push_back(s->cfg.cm);
-        }
-        const int split = tallest_paying_split(pays, main_cm);
-        return split >= 0 ? splits[static_cast<size_t>(split)] : pick;
+        return k;
     }
 };
 

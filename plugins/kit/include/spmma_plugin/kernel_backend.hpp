@@ -13,12 +13,15 @@
 // by argument-dependent lookup), usually beside its Gemm class.
 #pragma once
 
+#include <spmma_baseline/searched_gemm.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
+#include <spmma_plugin/env_choice.hpp>
 #include <spmma_plugin/kernel_registry.hpp>
 #include <spmma_plugin/refusals.hpp>
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace spmma_plugin::cuda {
 
@@ -38,8 +41,15 @@ public:
 
     void check_supported(int device, const spmma_problem& p, const char* kernel) const final { select(device, p, kernel); }
 
+    // With no kernel named and the plugin's search switched on (search_env), a Gemm that times
+    // search_candidates and keeps the fastest (searched_gemm.hpp); else the kernel select ends with.
     std::unique_ptr<Gemm> create(int device, const spmma_problem& p, const char* kernel) final {
         const Entry& k = select(device, p, kernel);
+        if (!kernel && search_env() && env_choice(search_env(), {"off", "on"}).value_or(0) == 1) {
+            const DeviceProperties dev = require_device(device);
+            const std::vector<const Entry*> candidates = search_candidates(p, dev, k);
+            if (candidates.size() > 1) return searched_gemm(device, p, dev, candidates);
+        }
         return make_gemm(device, p, k);
     }
 
@@ -56,6 +66,14 @@ protected:
     virtual std::string kernel_device_reason(const Entry&, const spmma_problem&, const DeviceProperties&) const { return {}; }
     // Step 4 with no kernel named: the heuristic's choice for p on dev, or nullptr with *why.
     virtual const Entry* choose(const spmma_problem& p, const DeviceProperties& dev, std::string* why) const = 0;
+    // The environment variable that switches the timed search on (off | on, default off), or
+    // nullptr for a plugin without one.
+    virtual const char* search_env() const { return nullptr; }
+    // The kernels the search times for p on dev, the heuristic's `pick` first; each computes p and
+    // fits dev. By default the pick alone (no search).
+    virtual std::vector<const Entry*> search_candidates(const spmma_problem&, const DeviceProperties&, const Entry& pick) const {
+        return {&pick};
+    }
 
     // A heuristic's usual shape: among the kernels of p's types that `candidate` accepts and that
     // fit the device (kernel_device_reason), the one of the highest score(k) (the first of equal
@@ -84,6 +102,20 @@ protected:
     }
 
 private:
+    std::unique_ptr<Gemm> searched_gemm(int device, const spmma_problem& p, const DeviceProperties& dev,
+                                        const std::vector<const Entry*>& candidates) {
+        std::vector<spmma_baseline::KernelCandidate> cs;
+        for (const Entry* e : candidates)
+            cs.push_back({e->name, [this, device, p, e] { return std::unique_ptr<Gemm>(make_gemm(device, p, *e)); }});
+        std::vector<std::string> names;
+        for (const Entry& e : registry().entries()) names.push_back(e.name);
+        const spmma_plugin_info pi = info();
+        const std::string plugin = std::string(pi.name) + " " + pi.version;
+        return std::make_unique<spmma_baseline::SearchedGemm>(
+            p, std::move(cs), spmma_baseline::kernel_search_key(p, plugin, names, dev.name, dev.arch()),
+            spmma_baseline::cache_settings(std::string(pi.name) + "-plans.json"));
+    }
+
     const Entry& select(int device, const spmma_problem& p, const char* kernel) const {
         if (std::string why = problem_reason(p); !why.empty()) unsupported(why);
         if (std::string why = epilogue_reason(p); !why.empty()) unsupported(why);
