@@ -19,6 +19,7 @@ namespace {
 // What the fake kernels of one test did, by name.
 struct Log {
     std::map<std::string, int> built, uploads, timed_launches, flushed_runs, unflushed_runs;
+    int alive = 0;  // kernels built and not yet destroyed
 };
 
 class FakeKernel final : public spmma_plugin::Gemm {
@@ -26,7 +27,9 @@ public:
     FakeKernel(const spmma_problem& p, std::string name, float ms, bool broken, Log& log)
         : Gemm(p), name_(std::move(name)), ms_(ms), broken_(broken), log_(log) {
         ++log_.built[name_];
+        ++log_.alive;
     }
+    ~FakeKernel() override { --log_.alive; }
     std::string kernel_name() const override { return name_; }
     void upload(const spmma_operands&) override {
         ++log_.uploads[name_];
@@ -92,8 +95,9 @@ TEST_CASE("the search keeps the fastest kernel and runs it timed with the L2 flu
     CHECK(g.kernel_name() == "k128x128");  // the heuristic's pick until the search has run
     g.upload(spmma_operands{});
     CHECK(g.kernel_name() == "k128x64");
+    CHECK(log.alive == 1);  // every other candidate released
     for (const Kernel& k : kThree) {
-        CHECK(log.uploads[k.name] == 1);
+        CHECK(log.uploads[k.name] == (k.name == "k128x64" ? 2 : 1));  // the pick built again alone
         CHECK(log.flushed_runs[k.name] >= 1);
         CHECK(log.unflushed_runs[k.name] == 0);
     }
