@@ -349,6 +349,51 @@ TEST_CASE("sm90a heuristic: 128x128 at 128 tokens runs without a cluster under a
     }
 }
 
+TEST_CASE("sm90a heuristic: 64x128 whole tiles replace a 128-row pick at 128 tokens where they give half to all SMs a tile, up to the k measured",
+          "[sm90a][model]") {
+    // bench/NOTES.md, 2026-11-29, "64-row tiles at 128 tokens" (H200, µs, the pick against
+    // 64x128 by name, two rounds).
+    struct Case {
+        std::string type;
+        int64_t m, n, k;
+        bool rows64;
+    };
+    const std::vector<Case> cases = {
+        {"e4m3", 8192, 128, 8192, true},    // 19.66 -> 18.74
+        {"s8", 6144, 128, 4096, true},      // 14.03 -> 12.16
+        {"e4m3", 7168, 128, 8192, true},    // 18.50 -> 18.22
+        {"f16", 8192, 128, 3584, true},     // 17.68 -> 16.77
+        {"f16", 8192, 128, 1024, true},     // 10.06 -> 8.91
+        {"f16", 8192, 128, 8192, false},    // 28.58, 64x128 30.51
+        {"f16", 6144, 128, 4096, false},    // 16.62, 17.14
+        {"f16", 7168, 128, 8192, false},    // 26.91, 29.58
+        {"e4m3", 8192, 128, 28672, false},  // 224 k-tiles: not measured
+        {"f16", 1280, 128, 8192, false},    // 20 tiles of 64 rows: 64x128 1.8x slower
+        {"e4m3", 4096, 128, 4096, false},   // 64 tiles of 64 rows (under half the SMs): 1.1x slower
+        {"e4m3", 8192, 64, 8192, false},    // 64 tokens: not this rule's
+    };
+    for (const Case& c : cases) {
+        const std::vector<TileConfig> cs = configs(c.type, c.type == "s8" ? "s32" : "f32");
+        const TileConfig* pick = chosen(cs, c.m, c.n, c.k, 2, true, kH200);
+        REQUIRE(pick != nullptr);
+        const TileConfig* run = pick;
+        for (const TileConfig& t : cs)  // as Sm90aBackend::choose applies it
+            if (prefer_64_row_tiles(*pick, t, c.m, c.n, c.k, 132)) {
+                run = &t;
+                break;
+            }
+        INFO(c.type << " " << c.m << "x" << c.n << "x" << c.k << ": pick " << config_name(*pick) << ", runs " << config_name(*run));
+        CHECK((config_name(*run) == "64x128_c1x1") == c.rows64);
+    }
+    const TileConfig p128{Family::B8, 128, 128, 1, 1, 8}, r64{Family::B8, 64, 128, 1, 1, 6};
+    CHECK(prefer_64_row_tiles(p128, r64, 64 * 66, 128, 8192, 132));       // half the SMs
+    CHECK_FALSE(prefer_64_row_tiles(p128, r64, 64 * 65, 128, 8192, 132)); // under half
+    CHECK(prefer_64_row_tiles(p128, r64, 64 * 132, 128, 8192, 132));      // every SM
+    CHECK_FALSE(prefer_64_row_tiles(p128, r64, 64 * 133, 128, 8192, 132)); // a turn and more
+    CHECK_FALSE(prefer_64_row_tiles(p128, r64, 8192, 128, 8193, 132));     // past 64 k-tiles
+    CHECK_FALSE(prefer_64_row_tiles(TileConfig{Family::B8, 128, 128, 2, 1, 8}, r64, 8192, 128, 8192, 132));  // a cluster
+}
+
 TEST_CASE("sm90a heuristic: among estimates within 1.5 %, a 2x1 cluster beats 1x1, which beats 2x2 and 1x2",
           "[sm90a][model]") {
     const std::vector<TileConfig> cs = {TileConfig{Family::B16, 256, 192, 1, 2, 5}, TileConfig{Family::B16, 256, 192, 2, 2, 5},

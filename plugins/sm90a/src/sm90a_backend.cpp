@@ -57,7 +57,8 @@ protected:
     // flop against shared-memory and L2 bandwidth, turns of tiles over the persistent CTAs,
     // epilogue) among the matching kernels; then a split kernel in its place where that pays
     // (split_plan.hpp, prefer_split: measured, the model has no term for clusters of four or
-    // eight), the one with the tallest clusters (tallest_paying_split).
+    // eight), the one with the tallest clusters (tallest_paying_split); before that, 64x128 whole
+    // tiles in place of a 128-row pick where prefer_64_row_tiles (measured) says so.
     const KernelEntry* choose(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                               std::string* why) const override {
         const Kernels k = kernels_for(p);
@@ -76,6 +77,8 @@ protected:
             return nullptr;
         }
         const KernelEntry* pick = k.whole[static_cast<size_t>(i)];
+        for (const KernelEntry* e : k.whole)
+            if (prefer_64_row_tiles(pick->cfg, e->cfg, p.m, p.n, p.k, dev.sm_count)) return e;
         const double pick_clocks = clocks(pick->cfg);
         std::vector<bool> pays;
         std::vector<int> main_cm;

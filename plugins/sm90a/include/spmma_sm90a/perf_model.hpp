@@ -242,4 +242,27 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
     return best;
 }
 
+// The most k-tiles at which prefer_64_row_tiles holds, by family: as far as it was measured
+// faster (8-bit: 64 k-tiles of 128, k = 8192; 16-bit: 56 of 64, k = 3584, while at 64 k-tiles,
+// k = 4096, it ran 3-5 % behind and at 128 7-10 %).
+constexpr int64_t kRows64MaxKTiles8 = 64, kRows64MaxKTiles16 = 56;
+
+// Whether `alt`, a 64x128 tile without a cluster, runs in place of the heuristic's `pick`, a
+// 128-row tile without a cluster, on m x n x k: where n takes one column of 128 (64 < n <= 128)
+// and the 64-row tiles give at least half the SMs, and at most all of them, one tile each (no
+// turn, no stream-K), up to kRows64MaxKTiles*. NOTES (bench/NOTES.md, 2026-11-29, "64-row tiles
+// at 128 tokens"): there 64x128 whole tiles ran 5-14 % ahead of the picks (128x128 whole or in
+// two ranges, 128x64) for 8-bit types at 6144x4096, 7168x8192 and 8192 x 1024-8192, and for
+// 16-bit at 8192 x 1024 and 3584; the cost model, which charges the 128-row tile's ranges less
+// than the 1.3-1.9 µs their exchange took, ranks them behind.
+inline bool prefer_64_row_tiles(const TileConfig& pick, const TileConfig& alt, int64_t m, int64_t n, int64_t k, int sm_count) {
+    if (pick.bm != 128 || pick.cluster_size() != 1 || alt.bm != 64 || alt.bn != 128 || alt.cluster_size() != 1) return false;
+    if (alt.family != pick.family || (alt.family != Family::B8 && alt.family != Family::B16)) return false;
+    if (n <= 64 || n > 128) return false;
+    const int64_t tiles = (m + 63) / 64;
+    if (2 * tiles < sm_count || tiles > sm_count) return false;
+    const int64_t k_tiles = (k + alt.bk() - 1) / alt.bk();
+    return k_tiles <= (alt.family == Family::B8 ? kRows64MaxKTiles8 : kRows64MaxKTiles16);
+}
+
 }  // namespace spmma_sm90a
