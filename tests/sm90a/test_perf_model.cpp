@@ -394,6 +394,19 @@ TEST_CASE("sm90a heuristic: 64x128 whole tiles replace a 128-row pick at 128 tok
     CHECK_FALSE(prefer_64_row_tiles(TileConfig{Family::B8, 128, 128, 2, 1, 8}, r64, 8192, 128, 8192, 132));  // a cluster
 }
 
+TEST_CASE("sm90a search: the kernels within 1.5x of the fastest estimate beside the pick, at most six in all, none where the pick is not bound by DRAM",
+          "[sm90a][model]") {
+    Estimate dram{10, true, 1, 1, 0};
+    Estimate tensor{10, false, 1, 1, 0};
+    const std::vector<double> clocks = {10, 14, 16, 12, 15};
+    CHECK(search_others(dram, clocks, 0) == std::vector<size_t>{3, 1, 4});  // 16 > 1.5 x 10
+    CHECK(search_others(dram, clocks, std::nullopt) == std::vector<size_t>{0, 3, 1, 4});  // a split pick: not among them
+    CHECK(search_others(tensor, clocks, 0).empty());
+    const std::vector<double> many(9, 10.0);
+    CHECK(search_others(dram, many, 2).size() == kSearchKernels - 1);
+    CHECK(search_others(dram, {}, std::nullopt).empty());
+}
+
 TEST_CASE("sm90a heuristic: among estimates within 1.5 %, a 2x1 cluster beats 1x1, which beats 2x2 and 1x2",
           "[sm90a][model]") {
     const std::vector<TileConfig> cs = {TileConfig{Family::B16, 256, 192, 1, 2, 5}, TileConfig{Family::B16, 256, 192, 2, 2, 5},

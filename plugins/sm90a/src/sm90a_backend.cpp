@@ -11,8 +11,7 @@
 #include <spmma_sm90a/problem_check.hpp>
 #include <spmma_sm90a/split_plan.hpp>
 
-#include <algorithm>
-#include <utility>
+#include <optional>
 #include <vector>
 
 namespace spmma_sm90a {
@@ -92,28 +91,24 @@ protected:
 
     const char* search_env() const override { return "SPMMA_SM90A_SEARCH"; }
 
-    // The heuristic's pick, then the kernels the cost model estimates within kSearchBand of the
-    // fastest, fastest first, at most kSearchKernels in all: where the model's ranking is wrong
-    // by less than that band, the timing decides. Only where the model puts the pick under
-    // DRAM's bound. NOTES: on the standard set (bound by the tensor cores, at the power cap) the
-    // search's short timings chose kernels that ran 3-4 % behind the heuristic's (8192^3 f16,
-    // 28672x4096x8192 bf16 and e4m3: bench/NOTES.md, 2026-11-29, sm90a's timed search).
+    // The heuristic's pick, then the kernels perf_model.hpp's search_others names (within
+    // kSearchBand of the fastest estimate, only where the pick is under DRAM's bound).
     std::vector<const KernelEntry*> search_candidates(const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                                                       const KernelEntry& pick) const override {
-        constexpr double kSearchBand = 1.5;
-        constexpr size_t kSearchKernels = 6;
         const MachineModel mm = machine_model(dev);
         const int out_bytes = spmma_dtype_storage_bits(p.d_type) / 8;
-        if (!estimate(pick.cfg, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(pick.cfg, p), mm).dram_bound) return {&pick};
-        std::vector<std::pair<double, const KernelEntry*>> ranked;
-        for (const KernelEntry* e : kernels_for(p).whole)
-            ranked.push_back({estimated_clocks(e->cfg, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(e->cfg, p), mm), e});
-        std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-        std::vector<const KernelEntry*> out{&pick};
-        for (const auto& [clk, e] : ranked) {
-            if (out.size() >= kSearchKernels || clk > kSearchBand * ranked.front().first) break;
-            if (e != &pick) out.push_back(e);
+        const auto estimate_of = [&](const TileConfig& c) {
+            return estimate(c, p.m, p.n, p.k, out_bytes, dev.sm_count, tma_epilogue_for(c, p), mm);
+        };
+        const std::vector<const KernelEntry*> whole = kernels_for(p).whole;
+        std::vector<double> clocks;
+        std::optional<size_t> pick_index;
+        for (size_t i = 0; i < whole.size(); ++i) {
+            clocks.push_back(estimate_of(whole[i]->cfg).clocks);
+            if (whole[i] == &pick) pick_index = i;
         }
+        std::vector<const KernelEntry*> out{&pick};
+        for (size_t i : search_others(estimate_of(pick.cfg), clocks, pick_index)) out.push_back(whole[i]);
         return out;
     }
 

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -240,6 +241,29 @@ int choose_config(const Configs& cs, EstimateOf&& estimate_of) {
         }
     }
     return best;
+}
+
+// The timed search (SPMMA_SM90A_SEARCH): beside the heuristic's pick, the configurations the
+// model estimates within kSearchBand of its fastest, at most kSearchKernels in all, where the
+// model's ranking may be wrong by less than that band.
+constexpr double kSearchBand = 1.5;
+constexpr size_t kSearchKernels = 6;
+
+// Indices into `clocks` (the estimates of the kernels weighed) of the ones the search times beside
+// the pick (`pick_index`: the pick's place there, if it is one of them), fastest first. None where
+// the model does not put the pick under DRAM's bound. NOTES (bench/NOTES.md, 2026-11-29, the
+// search on the standard set): there, bound by the tensor cores at the power cap, the search's
+// short timings chose kernels that ran 3-4 % behind the heuristic's.
+inline std::vector<size_t> search_others(const Estimate& pick, const std::vector<double>& clocks, std::optional<size_t> pick_index) {
+    std::vector<size_t> order(clocks.size()), out;
+    if (!pick.dram_bound || clocks.empty()) return out;
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return clocks[a] < clocks[b]; });
+    for (size_t i : order) {
+        if (out.size() + 1 >= kSearchKernels || clocks[i] > kSearchBand * clocks[order.front()]) break;
+        if (!pick_index || i != *pick_index) out.push_back(i);
+    }
+    return out;
 }
 
 // The most k-tiles at which prefer_64_row_tiles holds, by family: as far as it was measured
