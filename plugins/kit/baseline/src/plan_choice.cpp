@@ -1,6 +1,6 @@
 #include <spmma_baseline/plan_choice.hpp>
 
-#include <chrono>
+#include <spmma_baseline/host_clock.hpp>
 
 namespace spmma_baseline {
 namespace {
@@ -9,11 +9,6 @@ constexpr const char* kThisProcess = "this process";
 
 void add_note(std::string& notes, const std::string& n) {
     if (!n.empty()) notes += (notes.empty() ? "" : "; ") + n;
-}
-
-double now_ms() {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -77,9 +72,9 @@ PlanChoice choose_plan(const PlanKey& key, const CacheSettings& settings, const 
         }
     }
 
-    const double t0 = now_ms();
+    const double t0 = host_ms();
     auto [plan, search] = source.search();
-    c.search_ms = now_ms() - t0;
+    c.search_ms = host_ms() - t0;
     search["when"] = utc_now_text();
     c.plan = plan;
     c.search = search;

@@ -1,22 +1,14 @@
 #include <spmma_baseline/searched_gemm.hpp>
 
+#include <spmma_baseline/host_clock.hpp>
+
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <stdexcept>
 
 namespace spmma_baseline {
-namespace {
-
-double host_now_ms() {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
-
 std::string kernel_search_types(const spmma_problem& p) {
     std::string s = std::string("a=") + spmma_dtype_name(p.a_type) + " b=" + spmma_dtype_name(p.b_type) + " acc=" +
                     spmma_dtype_name(p.acc_type) + " d=" + spmma_dtype_name(p.d_type) + " pattern=" + spmma_pattern_name(p.pattern);
@@ -78,15 +70,13 @@ std::pair<nlohmann::json, nlohmann::json> SearchedGemm::search(const spmma_opera
     };
     const auto name = [&](size_t i) { return candidates_.at(i).name; };
     CandidateSearch s(time, name, budget_);
-    std::vector<size_t> all(candidates_.size());
-    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
-    for (size_t i : all) {
+    for (size_t i = 0; i < candidates_.size(); ++i) {
         s.screen({i});
-        // Keep the best max_finalists screened so far; release the rest.
+        // Keep the best max_finalists screened so far (a candidate that failed is not ranked).
         const std::vector<size_t> ranked = s.ranked();
-        for (size_t r = budget_.max_finalists; r < ranked.size(); ++r) live.erase(ranked[r]);
+        const auto kept_end = ranked.begin() + static_cast<std::ptrdiff_t>(std::min(ranked.size(), budget_.max_finalists));
         for (auto it = live.begin(); it != live.end();)
-            it = std::find(ranked.begin(), ranked.end(), it->first) == ranked.end() ? live.erase(it) : std::next(it);
+            it = std::find(ranked.begin(), kept_end, it->first) == kept_end ? live.erase(it) : std::next(it);
     }
     const SearchOutcome o = s.finish();
     pick_index_ = o.best;
@@ -98,7 +88,7 @@ std::pair<nlohmann::json, nlohmann::json> SearchedGemm::search(const spmma_opera
 }
 
 void SearchedGemm::upload(const spmma_operands& operands) {
-    const double t0 = host_now_ms();
+    const double t0 = host_ms();
     pick_.reset();
     PlanSource source;
     source.apply = [&](const nlohmann::json& plan, std::string& why) {
@@ -113,7 +103,7 @@ void SearchedGemm::upload(const spmma_operands& operands) {
     };
     source.search = [&] { return search(operands); };
     choice_ = choose_plan(key_, settings_, source, memory_);
-    prepare_ms_ = host_now_ms() - t0;
+    prepare_ms_ = host_ms() - t0;
     pick_ = built(pick_index_, operands);
 }
 

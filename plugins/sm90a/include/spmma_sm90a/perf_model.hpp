@@ -275,7 +275,7 @@ constexpr int64_t kRows64MaxKTiles8 = 64, kRows64MaxKTiles16 = 56;
 // 128-row tile without a cluster, on m x n x k: where n takes one column of 128 (64 < n <= 128)
 // and the 64-row tiles give at least half the SMs, and at most all of them, one tile each (no
 // turn, no stream-K), up to kRows64MaxKTiles*. NOTES (bench/NOTES.md, 2026-11-29, "64-row tiles
-// at 128 tokens"): there 64x128 whole tiles ran 5-14 % ahead of the picks (128x128 whole or in
+// at 128 tokens"): there 64x128 whole tiles ran 1.5-14 % ahead of the picks (128x128 whole or in
 // two ranges, 128x64) for 8-bit types at 6144x4096, 7168x8192 and 8192 x 1024-8192, and for
 // 16-bit at 8192 x 1024 and 3584; the cost model, which charges the 128-row tile's ranges less
 // than the 1.3-1.9 µs their exchange took, ranks them behind.

@@ -8,10 +8,10 @@
 
 #include <spmma_baseline/candidate_search.hpp>
 #include <spmma_baseline/dense_operands.hpp>
+#include <spmma_baseline/host_clock.hpp>
 #include <spmma_baseline/plan_choice.hpp>
 #include <spmma_plugin/cuda_gemm.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -29,12 +29,6 @@ inline void* dptr(const spmma_plugin::cuda::DeviceBuffer& b) { return reinterpre
     std::string what = e.what();
     if (what.rfind("unsupported: ", 0) == 0) what.erase(0, 13);
     spmma_plugin::unsupported(std::string("unsupported: ") + library + " declines this epilogue: " + what);
-}
-
-// Host time in milliseconds (for prepare_ms).
-inline double host_ms() {
-    using namespace std::chrono;
-    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
 }
 
 class PaddedGemm : public spmma_plugin::cuda::CudaGemm {
