@@ -26,3 +26,12 @@ TEST_CASE("launch notes name each grid's function, cluster, resident clusters an
     CHECK(four == "{\"grids\": [{\"function\": \"k\", \"cluster\": \"1x1\", \"clusters\": 128, \"cluster_tiles\": 32, "
                   "\"stream_k_tiles\": 32, \"ranges_per_cluster\": 4}]}");
 }
+
+TEST_CASE("launch notes say how each grid wrote D and with which epilogue form, where given", "[launch_notes]") {
+    const WorkPlan w = plan_work(64, 64, 64, StreamKMode::Off);
+    const std::string notes = launch_notes({{"k", 2, 1, w, 0, "tma", "linear"}, {"r", 1, 1, w, 0, "direct", "general"}});
+    CHECK(notes == "{\"grids\": [{\"function\": \"k\", \"cluster\": \"2x1\", \"clusters\": 64, \"cluster_tiles\": 64, "
+                   "\"stream_k_tiles\": 0, \"d_stores\": \"tma\", \"epilogue\": \"linear\"}, "
+                   "{\"function\": \"r\", \"cluster\": \"1x1\", \"clusters\": 64, \"cluster_tiles\": 64, "
+                   "\"stream_k_tiles\": 0, \"d_stores\": \"direct\", \"epilogue\": \"general\"}]}");
+}

@@ -149,7 +149,7 @@ void CudaGemm::upload_epilogue(const spmma_operands& ops) {
 FusedEpilogue CudaGemm::fused_epilogue() const {
     const spmma_problem& p = problem_;
     return {rs_.as<const float>(), cs_.as<const float>(), row_bias_.as<const float>(), col_bias_.as<const float>(),
-            p.activation, spmma_problem_has_epilogue(&p) ? 1 : 0};
+            p.activation, spmma_problem_has_epilogue(&p) ? 1 : 0, p.bias == SPMMA_BIAS_COL ? 1 : 0};
 }
 
 CUfunction CudaGemm::kernel(const void* image, const char* name, unsigned smem_bytes) {

@@ -149,18 +149,23 @@ __device__ __forceinline__ void store_pair(Out* d, float2 v, bool two, bool vec)
 }
 
 // Which epilogue a store instantiation applies: the plain one (alpha, beta * C), ABI 1.2's
-// scales and bias (Linear), or those and an activation (Activated). NOTES: template variants,
-// not tests of p.epi, so the plain kernels' stores are the code they were and neither fused one
-// tests anything per element (fused_epilogue.cuh). The activated one is compiled into the
-// direct stores only (tma_epilogue_possible keeps an activation off the TMA path): each variant
+// scales with a row bias or none (Linear), or the general one: scales, a row or column bias and
+// an activation (General). NOTES: template variants, not tests of p.epi, so the plain kernels'
+// stores are the code they were and no fused one tests anything per element
+// (fused_epilogue.cuh). Linear is the serving op's (an output channel's bias is a row's): two
+// instructions an element where General takes four (plugins/sm90a/NOTES.md, "The serving op's
+// epilogue in two instructions an element"). General is compiled into the direct stores only
+// (tma_epilogue_possible keeps a column bias and an activation off the TMA path): each variant
 // is unrolled over the whole tile in every store path and D type, and compile time follows.
-enum class Epi { Plain, Linear, Activated };
+enum class Epi { Plain, Linear, General };
 
 // alpha * (two adjacent accumulators) + beta * C at d-offset off (C read only where it exists;
 // never with kMayReadC false, the TMA-store path, which runs only without C). With a fused
 // epilogue, ABI 1.2's of elements (row, col) and (row, col + 1) in plugin.h's order: alpha *
 // rs[row] * cs[col] before C, the bias and the activation after, the row's and the column
 // pair's terms taken by the caller (row_of, pair_of) once for the elements they apply to.
+// Linear without C is (acc * cs) * (alpha * rs) + row bias in one FMUL and one FFMA: the same
+// terms in f32 with one rounding fewer than General's order (the tolerance's, D rounded once).
 // NOTES: the TMA path writes whole boxes, so row and col may lie past D (TMA drops those
 // elements); the vectors are read at the last row / column pair there, never past their end
 // (col is even; the column vectors have an even length). A runtime test of p.use_c measured
@@ -169,25 +174,34 @@ template <class K, bool kMayReadC = true, Epi kEpi = Epi::Plain, class Acc>
 __device__ __forceinline__ float2 scaled_pair(const Acc* a, int i, int h, const KernelParams& p, int64_t off, bool two,
                                               spmma_epilogue::RowTerms row = {}, spmma_epilogue::PairTerms col = {}) {
     float2 v = acc_pair_f<K::Instr::kAcc>(a, i, h);
-    if constexpr (kEpi != Epi::Plain) {
+    const bool with_c = kMayReadC && p.use_c;
+    if constexpr (kEpi == Epi::Linear) {
+        v.x *= col.scale.x;
+        v.y *= col.scale.y;
+        if (!with_c) return make_float2(fmaf(v.x, row.factor, row.bias), fmaf(v.y, row.factor, row.bias));
+        v.x *= row.factor;
+        v.y *= row.factor;
+    } else if constexpr (kEpi == Epi::General) {
         v.x *= row.factor * col.scale.x;
         v.y *= row.factor * col.scale.y;
     } else {
         v.x *= p.alpha;
         v.y *= p.alpha;
     }
-    if (kMayReadC && p.use_c) {
+    if (with_c) {
         const float* cv = static_cast<const float*>(p.c);
         v.x = fmaf(p.beta, cv[off], v.x);
         if (two) v.y = fmaf(p.beta, cv[off + 1], v.y);
     }
-    if constexpr (kEpi != Epi::Plain) {
-        v.x = v.x + row.bias + col.bias.x;
-        v.y = v.y + row.bias + col.bias.y;
-    }
-    if constexpr (kEpi == Epi::Activated) {
-        v.x = spmma_epilogue::activate(p.epi.activation, v.x);
-        v.y = spmma_epilogue::activate(p.epi.activation, v.y);
+    if constexpr (kEpi == Epi::Linear) {
+        v.x += row.bias;
+        v.y += row.bias;
+    } else if constexpr (kEpi == Epi::General) {
+        // (activate() takes relu, gelu-tanh or silu: no activation keeps the sum, by selection)
+        const bool act = p.epi.activation != SPMMA_ACTIVATION_NONE;
+        const float x = v.x + row.bias + col.bias.x, y = v.y + row.bias + col.bias.y;
+        v.x = act ? spmma_epilogue::activate(p.epi.activation, x) : x;
+        v.y = act ? spmma_epilogue::activate(p.epi.activation, y) : y;
     }
     return v;
 }
@@ -1117,7 +1131,8 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                         }
                     };
                     // The ABI 1.2 epilogue is its own instantiation of the stores (Epi); the
-                    // integer kernels take none, and no activation comes this way.
+                    // integer kernels take none, and only Linear's comes this way (the host
+                    // sends a column bias and an activation to the direct stores).
                     auto store_d_epi = [&](auto borrow_c) {
                         if constexpr (K::kFusesEpilogueTma) {
                             if (p.epi.on) return store_d(borrow_c, std::integral_constant<Epi, Epi::Linear>{});
@@ -1154,10 +1169,10 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 };
                 if constexpr (K::kFusesEpilogue) {
                     if (p.epi.on) {
-                        if (p.epi.activation == SPMMA_ACTIVATION_NONE)
+                        if (p.epi.activation == SPMMA_ACTIVATION_NONE && !p.epi.bias_per_col)
                             store_float(std::integral_constant<Epi, Epi::Linear>{});
                         else
-                            store_float(std::integral_constant<Epi, Epi::Activated>{});
+                            store_float(std::integral_constant<Epi, Epi::General>{});
                         continue;
                     }
                 }

@@ -27,9 +27,9 @@ bool kernel_fuses_epilogue(const KernelEntry& e) {
 }
 
 bool tma_epilogue_possible(const spmma_problem& p) {
-    // NOTES: the kernels compile the activated epilogue into their direct stores only (Epi in
-    // device/sm90a_spgemm.cuh: compile time).
-    return p.beta == 0.0 && p.activation == SPMMA_ACTIVATION_NONE && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
+    // NOTES: the kernels compile the general epilogue (an activation, a column bias) into their
+    // direct stores only (Epi in device/sm90a_spgemm.cuh: compile time).
+    return p.beta == 0.0 && epilogue_form(p) != EpilogueForm::General && (p.n * (spmma_dtype_storage_bits(p.d_type) / 8)) % 16 == 0;
 }
 
 bool tma_epilogue_for(const TileConfig& cfg, const spmma_problem& p) {

@@ -6,6 +6,7 @@
 #include "kernel_table.hpp"
 
 #include <spmma_plugin/cuda_driver.hpp>
+#include <spmma_sm90a/epilogue_form.hpp>
 #include <spmma_sm90a/perf_model.hpp>
 
 #include <vector>
@@ -21,7 +22,8 @@ std::vector<const KernelEntry*> matching_kernels(const spmma_problem& p);
 bool kernel_fuses_epilogue(const KernelEntry& e);
 
 // Whether D of `p` may leave through TMA stores (the kernels' epilogue buffers): C is not read
-// (beta == 0) and a row of D is a whole number of 16-byte units (TMA's pitch rule). Kernels
+// (beta == 0), the epilogue no more than EpilogueForm::Linear, and a row of D is a whole number of
+// 16-byte units (TMA's pitch rule). Kernels
 // without buffers (TileConfig::tma_store) store directly whatever this says.
 bool tma_epilogue_possible(const spmma_problem& p);
 

@@ -73,10 +73,15 @@ public:
         set_epilogue();
     }
 
-    // The record's plugin_notes: each grid's function, clusters and tiles (launch_notes.hpp).
+    // The record's plugin_notes: each grid's function, clusters and tiles, its D stores and
+    // epilogue form (launch_notes.hpp).
     std::string describe() const override {
-        std::vector<GridNote> notes{{main_.function, main_.cfg.cm, main_.cfg.cn, main_.params.work, main_.params.sk_cluster_ranges}};
-        if (rest_) notes.push_back({rest_->function, rest_->cfg.cm, rest_->cfg.cn, rest_->params.work, 0});
+        const std::string epilogue = epilogue_form_name(epilogue_form(problem_));
+        auto note = [&](const Grid& g, int cluster_ranges) {
+            return GridNote{g.function, g.cfg.cm, g.cfg.cn, g.params.work, cluster_ranges, g.params.tma_store ? "tma" : "direct", epilogue};
+        };
+        std::vector<GridNote> notes{note(main_, main_.params.sk_cluster_ranges)};
+        if (rest_) notes.push_back(note(*rest_, 0));
         return launch_notes(notes);
     }
 

@@ -18,6 +18,7 @@ struct FusedEpilogue {
     const float* col_bias;   // n values (n rounded up to even; -0.0 unless the bias is per column)
     int32_t activation;      // SPMMA_ACTIVATION_*
     int32_t on;              // 1: the problem has an epilogue; 0: the kernels' plain one
+    int32_t bias_per_col;    // 1: the bias is per column (kernels with a short form for the rest)
 };
 
 }  // namespace spmma_plugin
