@@ -8,7 +8,7 @@
 
 using namespace spmma_sm90a;
 
-TEST_CASE("epilogue form: scales with a row bias or none are linear, a column bias or an activation general, none plain", "[epilogue_form]") {
+TEST_CASE("epilogue form: scales with a row bias or none are linear and a column bias or an activation general", "[epilogue_form]") {
     spmma_problem p{};
     p.beta = 0.5;  // C does not change the form
     CHECK(epilogue_form(p) == EpilogueForm::Plain);
@@ -24,6 +24,11 @@ TEST_CASE("epilogue form: scales with a row bias or none are linear, a column bi
     spmma_problem bias_only{};
     bias_only.bias = SPMMA_BIAS_COL;
     CHECK(epilogue_form(bias_only) == EpilogueForm::General);
+    // The kernels' overload, on FusedEpilogue's fields.
+    CHECK(epilogue_form(false, SPMMA_ACTIVATION_NONE, false) == EpilogueForm::Plain);
+    CHECK(epilogue_form(true, SPMMA_ACTIVATION_NONE, false) == EpilogueForm::Linear);
+    CHECK(epilogue_form(true, SPMMA_ACTIVATION_NONE, true) == EpilogueForm::General);
+    CHECK(epilogue_form(true, SPMMA_ACTIVATION_SILU, false) == EpilogueForm::General);
     CHECK(std::string(epilogue_form_name(EpilogueForm::Plain)) == "plain");
     CHECK(std::string(epilogue_form_name(EpilogueForm::Linear)) == "linear");
     CHECK(std::string(epilogue_form_name(EpilogueForm::General)) == "general");

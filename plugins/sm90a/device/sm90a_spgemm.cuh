@@ -29,6 +29,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <spmma/plugin.h>
+#include <spmma_sm90a/epilogue_form.hpp>
 #include <spmma_sm90a/kernel_params.hpp>
 #include <spmma_sm90a/layout.hpp>
 #include <spmma_sm90a/tile_config.hpp>
@@ -1169,7 +1170,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 };
                 if constexpr (K::kFusesEpilogue) {
                     if (p.epi.on) {
-                        if (p.epi.activation == SPMMA_ACTIVATION_NONE && !p.epi.bias_per_col)
+                        if (epilogue_form(true, p.epi.activation, p.epi.bias_per_col != 0) == EpilogueForm::Linear)
                             store_float(std::integral_constant<Epi, Epi::Linear>{});
                         else
                             store_float(std::integral_constant<Epi, Epi::General>{});

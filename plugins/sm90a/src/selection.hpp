@@ -23,8 +23,8 @@ bool kernel_fuses_epilogue(const KernelEntry& e);
 
 // Whether D of `p` may leave through TMA stores (the kernels' epilogue buffers): C is not read
 // (beta == 0), the epilogue no more than EpilogueForm::Linear, and a row of D is a whole number of
-// 16-byte units (TMA's pitch rule). Kernels
-// without buffers (TileConfig::tma_store) store directly whatever this says.
+// 16-byte units (TMA's pitch rule). Kernels without buffers (TileConfig::tma_store) store directly
+// whatever this says.
 bool tma_epilogue_possible(const spmma_problem& p);
 
 // Whether D of `p` leaves through the TMA stores of `cfg`: tma_epilogue_possible, and where p has

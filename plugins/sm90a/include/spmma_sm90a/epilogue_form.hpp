@@ -1,9 +1,12 @@
-// Which of the kernels' epilogue forms (Epi in device/sm90a_spgemm.cuh) a problem takes. Pure
-// C++ over the problem, so the host's choice of stores and the record's words are tested without
-// a GPU; the kernels choose by the same fields (FusedEpilogue::on, bias_per_col, activation).
+// Which of the kernels' epilogue forms (Epi in device/sm90a_spgemm.cuh) a problem takes, declared
+// once: the kernels call epilogue_form on their FusedEpilogue's fields, the host (its choice of
+// stores, the record's words) on the problem, and the tests without a GPU.
 #pragma once
 
 #include <spmma/plugin.h>
+#include <spmma_sm90a/layout.hpp>  // SPMMA_HD
+
+#include <cstdint>
 
 namespace spmma_sm90a {
 
@@ -12,9 +15,13 @@ namespace spmma_sm90a {
 // direct stores only).
 enum class EpilogueForm { Plain, Linear, General };
 
+SPMMA_HD constexpr EpilogueForm epilogue_form(bool on, int32_t activation, bool bias_per_col) {
+    return !on ? EpilogueForm::Plain
+               : activation == SPMMA_ACTIVATION_NONE && !bias_per_col ? EpilogueForm::Linear : EpilogueForm::General;
+}
+
 inline EpilogueForm epilogue_form(const spmma_problem& p) {
-    if (!spmma_problem_has_epilogue(&p)) return EpilogueForm::Plain;
-    return p.activation == SPMMA_ACTIVATION_NONE && p.bias != SPMMA_BIAS_COL ? EpilogueForm::Linear : EpilogueForm::General;
+    return epilogue_form(spmma_problem_has_epilogue(&p) != 0, p.activation, p.bias == SPMMA_BIAS_COL);
 }
 
 inline const char* epilogue_form_name(EpilogueForm f) {

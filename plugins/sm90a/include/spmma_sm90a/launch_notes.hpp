@@ -1,7 +1,7 @@
 // What a record's plugin_notes say about an sm90a launch (Gemm::describe): each persistent grid's
 // function, cluster shape, how many clusters ran at once, and its cluster tiles (those split by
 // stream-K among them), and how its D was written: through TMA stores or directly, with which
-// epilogue form (selection.hpp, epilogue_form). A split kernel has two grids. Pure C++, so the
+// epilogue form (epilogue_form.hpp). A split kernel has two grids. Pure C++, so the
 // tests check it without a GPU.
 #pragma once
 
