@@ -493,3 +493,33 @@ TEST_CASE("the fused epilogue: every tile with at most 160 accumulator registers
     CHECK(t256x192.fuses_epilogue(t256x192.acc_regs(true)));
     CHECK(t256x192.fuses_epilogue_in_tma_stores(t256x192.acc_regs(true)));
 }
+
+TEST_CASE("sm90a heuristic: with a turn of tiles or more a main loop of at most 32 k-tiles runs whole where the last turn's tiles alone pull what DRAM gives",
+          "[sm90a][model]") {
+    // plugins/sm90a/NOTES.md, "Whole tiles where the last turn alone pulls what DRAM gives"
+    // (H200, 2026-11-29; us at 16 tokens, the split last turn against whole tiles, two passes).
+    struct Case {
+        std::string type;
+        int64_t m, k;
+        bool whole;
+    };
+    const std::vector<Case> cases = {
+        {"e4m3", 28672, 4096, true},   // 224 tiles, 92 in the last turn: 24.7 / 24.6 split, 22.8 / 22.7 whole
+        {"s8", 28672, 4096, true},     // 24.7 split, 22.5 whole
+        {"e4m3", 24576, 4096, true},   // 60 in the last turn: 22.2 / 22.3, 21.3 / 21.3
+        {"e4m3", 22016, 4096, false},  // 40: 21.4 / 21.4, 21.2 / 21.2 (level)
+        {"f16", 28672, 4096, false},   // 64 k-tiles: 37.2 / 37.2, 37.2 / 37.3 (level)
+        {"f16", 24576, 4096, false},   // 33.1 / 33.3, 33.9 / 33.8
+        {"e4m3", 57344, 8192, false},  // 448 tiles, 52 in the last turn, 64 k-tiles: 74.4 / 74.5, 75.6 / 76.4
+    };
+    for (const Case& c : cases) {
+        const auto cs = configs(c.type, c.type == "s8" ? "s32" : "f32");
+        const TileConfig* t = chosen(cs, c.m, 16, c.k, 2, true, kH200);
+        REQUIRE(t != nullptr);
+        INFO(c.type << " " << c.m << "x16x" << c.k << ": chose " << config_name(*t));
+        CHECK(config_name(*t) == "128x16_c1x1");
+        const int g = stream_k_clusters(*t, c.m, 16, c.k, 2, 132, true, kH200);
+        CHECK(g == (c.whole ? 0 : 132));
+        CHECK(estimate(*t, c.m, 16, c.k, 2, 132, true, kH200).sk_clusters == g);
+    }
+}

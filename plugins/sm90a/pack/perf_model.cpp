@@ -130,6 +130,15 @@ double dram_clocks(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
     return (dram_bytes(c, m, n, k, out_bytes) + a_again) / (mm.dram_bytes_per_clk * mm.dram_efficiency);
 }
 
+// Whether whole tiles go before the split last turn (stream_k_clusters, a turn of tiles or more):
+// a main loop of at most kWholeLastTurnKTiles, and the tiles past the whole turns alone pull what
+// DRAM gives.
+bool whole_last_turn_pays(const TileConfig& c, const Turns& t, int64_t k, const MachineModel& mm) {
+    const int64_t last_turn_ctas = t.cluster_tiles % t.clusters * c.cluster_size();
+    return k_tiles_of(c, k) <= kWholeLastTurnKTiles &&
+           static_cast<double>(last_turn_ctas) * mm.sm_stream_bytes_per_clk >= mm.dram_bytes_per_clk * mm.dram_efficiency;
+}
+
 }  // namespace
 
 bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
@@ -144,8 +153,9 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
     if (!stream_k_pays(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm)) return 0;
     const Turns t = turns_of(c, m, n, sm_count);
     // NOTES: with a turn of whole tiles or more, the split last turn measured ahead of whole tiles
-    // (57344x8192: 1-5 %), which this model does not see.
-    if (t.cluster_tiles >= t.clusters) return static_cast<int>(t.clusters);
+    // (57344x8192: 1-5 %) but over short main loops whose last turn keeps DRAM busy
+    // (kWholeLastTurnKTiles), which this model does not see.
+    if (t.cluster_tiles >= t.clusters) return whole_last_turn_pays(c, t, k, mm) ? 0 : static_cast<int>(t.clusters);
     const int64_t iters = t.cluster_tiles * k_tiles_of(c, k);
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
     const auto time = [&](int64_t g) { return std::max(dram, sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, g, mm)); };

@@ -81,7 +81,8 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
 
 // The clusters a launch deals stream-K ranges to, or 0 for whole tiles: where stream-K pays
 // (stream_k_pays), with a turn of tiles or more every cluster (the last turn's tiles split over
-// all of them), and where the tiles are fewer than the clusters the least estimate of whole tiles
+// all of them) unless a tile's main loop is at most kWholeLastTurnKTiles long and the last turn's
+// tiles alone pull what DRAM gives (each SM sm_stream_bytes_per_clk: whole tiles), and where the tiles are fewer than the clusters the least estimate of whole tiles
 // and of every tile cut into s equal ranges on s x tiles clusters (s = 2, 3, ... dividing the
 // tile's k-tiles). NOTES.md, "How many ranges a decode tile takes":
 // a range's SM streams its A at sm_stream_bytes_per_clk, so few tiles need more ranges than one, but each
@@ -89,6 +90,14 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
 // pull what DRAM gives, whole tiles are fastest.
 int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                       bool tma_epilogue, const MachineModel& mm = {});
+
+// NOTES (plugins/sm90a/NOTES.md, "Whole tiles where the last turn alone pulls what DRAM gives"):
+// on the H200 at k = 4096 and 1-64 tokens, 8-bit tiles (32 k-tiles) ran 2-8 % ahead whole from 60
+// tiles in the last turn on, level at 40; 16-bit tiles (64 k-tiles) level with the split last
+// turn at 76-110 and 1-10 % behind at 40-60; 57344x8192 (64 k-tiles and more) 2-6 % behind.
+// Where the split's fixed cost (the exchange, the owners' waits) weighs more than what a last
+// turn of whole tiles loses, a short main loop, whole tiles go first.
+constexpr int64_t kWholeLastTurnKTiles = 32;
 
 // Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
 // bm bn bk / 64 clocks per k-tile for every family): what the tensor cores read from shared
