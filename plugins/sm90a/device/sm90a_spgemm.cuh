@@ -101,14 +101,6 @@ struct SpGemm {
 
     // Bytes that land in each CTA's stage (its own slices and its peers' multicasts).
     static constexpr uint32_t kStageTxBytes = cfg.stage_bytes();
-
-    // k-tiles whose wgmma groups may still run while a consumer prepares the next one
-    // (wgmma.wait_group's N), and its metadata register sets (one more). NOTES: two on the decode
-    // tiles (bn <= 64), whose groups are short and whose intake one CTA's consumers set
-    // (plugins/sm90a/NOTES.md, "Two wgmma groups in flight on the decode tiles"); one elsewhere.
-    static constexpr int kGroupsPending = BN <= 64 ? 2 : 1;
-    static constexpr int kMetaSets = kGroupsPending + 1;
-    static_assert(STAGES > kGroupsPending + 1, "the consumers hold kGroupsPending + 1 stages: the producer needs more");
 };
 
 using spmma_device::static_for;  // a loop with a compile-time index (static_for.cuh)
@@ -958,15 +950,15 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             }
         };
 
-        // Metadata registers, kMetaSets sets. NOTES: wgmma.mma_async.sp reads its metadata register
+        // Metadata registers, two sets. NOTES: wgmma.mma_async.sp reads its metadata register
         // asynchronously, like its accumulators: a register may be written again only after the
-        // wgmma.wait_group that retires every wgmma reading it. With G groups in flight, the
-        // words of k-tile kt go to set kt % (G + 1), which the wait of k-tile kt - 1 has freed;
-        // the other sets stay live (register_fence) up to that wait so that the compiler cannot
-        // hand their registers to anything else while a wgmma may still read them (first device
-        // run: every two-consumer kernel failed with a single set, the load of the next k-tile's
-        // words overtaking the wgmma queued behind the other consumer's).
-        uint32_t meta[K::kMetaSets][K::kMBlocks][K::kUnits] = {};
+        // wgmma.wait_group that retires every wgmma reading it. With one group in flight, the
+        // words of k-tile kt go to set kt % 2, which the wait of k-tile kt - 1 has freed; each set
+        // stays live (register_fence) up to that wait so that the compiler cannot hand its
+        // registers to anything else while a wgmma may still read them (first device run: every
+        // two-consumer kernel failed with a single set, the load of the next k-tile's words
+        // overtaking the wgmma queued behind the other consumer's).
+        uint32_t meta[2][K::kMBlocks][K::kUnits] = {};
         auto keep_meta = [&](int set) {
 #pragma unroll
             for (int j = 0; j < K::kMBlocks; ++j)
@@ -990,10 +982,7 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             int tm, tn;
             sched.cluster_tile(u.tile, tm, tn);
             const int tile_m = p.tile_m0 + tm * CM + cta_m, tile_n = p.tile_n0 + tn * CN + cta_n;
-            // The stages of the last k-tiles, whose groups may still run: prev the last one's, older
-            // the one's before it (two groups in flight only).
             int prev = -1;
-            [[maybe_unused]] int older = -1;
             // ABI 1.2's epilogue terms of this tile (TileTerms): the narrow tiles start copying
             // them into shared memory here, 128x128 loads them into registers here (its first
             // wgmma waits for them: bench/NOTES.md, 2026-11-27 12:52), the others load them in
@@ -1036,22 +1025,15 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                     }
                 });
                 wgmma_commit_group();
-                // The group of k-tile kt - G is complete once at most G are pending: its stage and
-                // its metadata set are free from here on.
+                // The previous k-tile's group is complete once at most this one is pending: its
+                // stage and its metadata set are free from here on.
                 if (p.serial_wgmma) {
                     wgmma_wait_group<0>();
                 } else {
-                    wgmma_wait_group<K::kGroupsPending>();
+                    wgmma_wait_group<1>();
                 }
-                static_for<K::kMetaSets>([&](auto set_o) {
-                    if constexpr (decltype(set_o)::value != SET) keep_meta(decltype(set_o)::value);
-                });
-                if constexpr (K::kGroupsPending == 1) {
-                    if (prev >= 0) release(prev);
-                } else {
-                    if (older >= 0) release(older);
-                    older = prev;
-                }
+                keep_meta(SET ^ 1);
+                if (prev >= 0) release(prev);
                 prev = stage;
                 if (++stage == STAGES) {
                     stage = 0;
@@ -1059,28 +1041,15 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
                 }
             };
             int kt = u.k_begin;
-            if constexpr (K::kMetaSets == 2) {
-                for (; kt + 1 < u.k_end; kt += 2) {
-                    k_tile(kt, std::integral_constant<int, 0>{});
-                    k_tile(kt + 1, std::integral_constant<int, 1>{});
-                }
-                if (kt < u.k_end) k_tile(kt, std::integral_constant<int, 0>{});
-            } else {
-                static_assert(K::kMetaSets == 3, "the main loop is unrolled for two or three metadata sets");
-                for (; kt + 2 < u.k_end; kt += 3) {
-                    k_tile(kt, std::integral_constant<int, 0>{});
-                    k_tile(kt + 1, std::integral_constant<int, 1>{});
-                    k_tile(kt + 2, std::integral_constant<int, 2>{});
-                }
-                if (kt < u.k_end) k_tile(kt++, std::integral_constant<int, 0>{});
-                if (kt < u.k_end) k_tile(kt, std::integral_constant<int, 1>{});
+            for (; kt + 1 < u.k_end; kt += 2) {
+                k_tile(kt, std::integral_constant<int, 0>{});
+                k_tile(kt + 1, std::integral_constant<int, 1>{});
             }
+            if (kt < u.k_end) k_tile(kt, std::integral_constant<int, 0>{});
             wgmma_wait_group<0>();
-            static_for<K::kMetaSets>([&](auto set_c) { keep_meta(decltype(set_c)::value); });
+            keep_meta(0);
+            keep_meta(1);
             keep_acc();
-            // (every group is complete: the stage before the last goes back too)
-            if constexpr (K::kGroupsPending > 1)
-                if (older >= 0) release(older);
             // NOTES: every CTA writes its epilogue at the same moment (equal tiles) while no wgmma
             // runs, and with one buffer of its own a consumer's chunks wait in turn for TMA to read
             // it (plugins/sm90a/NOTES.md, "Where in the launch the 4096^3 kernel waits"). Where the tile's last
