@@ -22,11 +22,13 @@ CELLS=${CELLS:-"e4m3:4096x16x4096:128x16x128_c1x1_s12 e4m3:1280x16x8192:128x16x1
 PLUGIN=$BUILD/lib/spmma/plugins/spmma-sm90a.so
 cp "$PLUGIN" "$OUT/new-sm90a.so.keep" || exit 2
 prefix() { case $1 in f16) echo sm90a_f16f16_f32 ;; bf16) echo sm90a_bf16bf16_f32 ;; e4m3) echo sm90a_e4m3e4m3_f32 ;; s8) echo sm90a_s8s8_s32 ;; esac; }
+# The forced split counts, then the heuristic's own plan once ("auto" in SPLITS or not).
+PASSES="${SPLITS//auto/} auto"
 note "ab_build $(date -u +%FT%TZ): OLD=$OLD SPLITS=$SPLITS ROUNDS=$ROUNDS"
 for round in $(seq "$ROUNDS"); do
     for build in new old; do
         if [ $build = old ]; then cp "$OLD" "$PLUGIN"; else cp "$OUT/new-sm90a.so.keep" "$PLUGIN"; fi
-        for sp in $SPLITS auto; do
+        for sp in $PASSES; do
             for cell in $CELLS; do
                 IFS=: read -r type shape kernel <<< "$cell"
                 IFS=x read -r m n k <<< "$shape"
