@@ -81,10 +81,10 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
 
 // The clusters a launch deals stream-K ranges to, or 0 for whole tiles: where stream-K pays
 // (stream_k_pays), with a turn of tiles or more every cluster (the last turn's tiles split over
-// all of them) unless a tile's main loop is at most kWholeLastTurnKTiles long and the last turn's
-// tiles alone pull what DRAM gives (each SM sm_stream_bytes_per_clk: whole tiles), and where the tiles are fewer than the clusters the least estimate of whole tiles
-// and of every tile cut into s equal ranges on s x tiles clusters (s = 2, 3, ... dividing the
-// tile's k-tiles). NOTES.md, "How many ranges a decode tile takes":
+// all of them) unless a tile's main loop is at most kWholeLastTurnKTiles long and the last
+// turn's tiles alone pull what DRAM gives (each SM sm_stream_bytes_per_clk: whole tiles), and
+// where the tiles are fewer than the clusters the least estimate of whole tiles and of every
+// tile cut into s equal ranges on s x tiles clusters (s = 2, 3, ... dividing the tile's k-tiles). NOTES.md, "How many ranges a decode tile takes":
 // a range's SM streams its A at sm_stream_bytes_per_clk, so few tiles need more ranges than one, but each
 // range more is a partial its owner adds in turn, so where the SMs that whole tiles occupy already
 // pull what DRAM gives, whole tiles are fastest.
