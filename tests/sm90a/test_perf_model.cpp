@@ -523,3 +523,33 @@ TEST_CASE("sm90a heuristic: with a turn of tiles or more a main loop of at most 
         CHECK(estimate(*t, c.m, 16, c.k, 2, 132, true, kH200).sk_clusters == g);
     }
 }
+
+TEST_CASE("sm90a heuristic: tiles fewer than half the clusters run in two ranges over a main loop of 448 k-tiles or more",
+          "[sm90a][model]") {
+    // plugins/sm90a/NOTES.md, "Two ranges over the longest main loops" (H200, 2026-11-30,
+    // bench/decode/splits.sh, us whole / two ranges, two rounds).
+    struct Case {
+        std::string type;
+        int64_t m, n, k;
+        bool two_ranges;
+    };
+    const std::vector<Case> cases = {
+        {"f16", 8192, 1, 28672, true},    // 448 k-tiles: 66.8 / 65.0
+        {"f16", 8192, 16, 28672, true},   // 67.1 / 65.2-65.4
+        {"f16", 8192, 32, 28672, true},   // 128x32: 69.9 / 66.7-66.9
+        {"e4m3", 8192, 16, 28672, false}, // 224 k-tiles: 39.1-39.2 / 39.2-39.5
+        {"f16", 8192, 16, 8192, false},   // 128 k-tiles: 23.6 / 23.6
+        {"e4m3", 8192, 1, 8192, false},   // 64 k-tiles: 15.5-15.7 / 16.0
+    };
+    for (const Case& c : cases) {
+        const auto cs = configs(c.type, "f32");
+        const TileConfig* t = chosen(cs, c.m, c.n, c.k, 2, true, kH200);
+        REQUIRE(t != nullptr);
+        INFO(c.type << " " << c.m << "x" << c.n << "x" << c.k << ": chose " << config_name(*t));
+        CHECK(t->bm == 128);
+        CHECK(t->bn == (c.n <= 16 ? 16 : 32));
+        const int g = stream_k_clusters(*t, c.m, c.n, c.k, 2, 132, true, kH200);
+        CHECK(g == (c.two_ranges ? 2 * 64 : 0));
+        CHECK(estimate(*t, c.m, c.n, c.k, 2, 132, true, kH200).sk_clusters == g);
+    }
+}
