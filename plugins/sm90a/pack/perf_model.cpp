@@ -177,11 +177,12 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
     // 18.5 us, against 15.7 in two ranges; NOTES.md, "A 64-row decode tile")
     for (int64_t s = 2; t.cluster_tiles * s < t.clusters; ++s)
         if (k_tiles_of(c, k) % s == 0) consider(t.cluster_tiles * s);
-    // NOTES: over a main loop of kTwoRangesKTiles or more, two ranges a tile where the model keeps
-    // whole tiles (it has the SMs those occupy pulling what DRAM gives: kTwoRangesKTiles).
+    // NOTES: where the model keeps whole tiles, two ranges a tile over a main loop of
+    // kTwoRangesKTiles or more (the s = 2 plan above, where it is one): fewer than all SMs read
+    // less of DRAM than the model gives them (kTwoRangesKTiles).
     const int64_t two = 2 * t.cluster_tiles;
-    if (best == 0 && k_tiles_of(c, k) >= kTwoRangesKTiles && two < t.clusters && k_tiles_of(c, k) % 2 == 0 && plannable(two))
-        best = two;
+    const int64_t k_tiles = k_tiles_of(c, k);
+    if (best == 0 && k_tiles >= kTwoRangesKTiles && two < t.clusters && k_tiles % 2 == 0 && plannable(two)) best = two;
     return static_cast<int>(best);
 }
 

@@ -85,26 +85,29 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
 // turn's tiles alone pull what DRAM gives (each SM sm_stream_bytes_per_clk: whole tiles), and
 // where the tiles are fewer than the clusters the least estimate of whole tiles and of every
 // tile cut into s equal ranges on s x tiles clusters (s = 2, 3, ... dividing the tile's k-tiles),
-// two ranges where that keeps whole tiles over a main loop of kTwoRangesKTiles or more. NOTES.md, "How many ranges a decode tile takes":
-// a range's SM streams its A at sm_stream_bytes_per_clk, so few tiles need more ranges than one, but each
-// range more is a partial its owner adds in turn, so where the SMs that whole tiles occupy already
-// pull what DRAM gives, whole tiles are fastest.
+// two ranges where that keeps whole tiles over a main loop of kTwoRangesKTiles or more.
+// NOTES.md, "How many ranges a decode tile takes": a range's SM streams its A at
+// sm_stream_bytes_per_clk, so few tiles need more ranges than one, but each range more is a
+// partial its owner adds in turn, so where the SMs that whole tiles occupy already pull what DRAM
+// gives, whole tiles are fastest.
 int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count,
                       bool tma_epilogue, const MachineModel& mm = {});
 
 // NOTES (plugins/sm90a/NOTES.md, "Whole tiles where the last turn alone pulls what DRAM gives"):
-// on the H200 at k = 4096 and 1-64 tokens, 8-bit tiles (32 k-tiles) ran 2-8 % ahead whole from 60
-// tiles in the last turn on, level at 40; 16-bit tiles (64 k-tiles) level with the split last
-// turn at 76-110 and 1-10 % behind at 40-60; 57344x8192 (64 k-tiles and more) 2-6 % behind.
+// on the H200 at k = 4096 and 1-64 tokens, 8-bit tiles (32 k-tiles) ran up to 8 % ahead whole
+// from 60 tiles in the last turn on (one of those sixteen cells 2 % behind), level at 40; 16-bit
+// tiles (64 k-tiles) within 4 % either way at 76-110 and 1-10 % behind at 40-60; 57344x8192 (64
+// k-tiles and more) 2-6 % behind.
 // Where the split's fixed cost (the exchange, the owners' waits) weighs more than what a last
 // turn of whole tiles loses, a short main loop, whole tiles go first.
 constexpr int64_t kWholeLastTurnKTiles = 32;
 
 // The shortest main loop (k-tiles a tile) at which tiles fewer than half the clusters run in two
 // ranges rather than whole (stream_k_clusters). NOTES (plugins/sm90a/NOTES.md, "Two ranges over
-// the longest main loops"): on the H200 at 8192 rows (64 tiles) two ranges ran 2.6-4.5 % ahead
+// the longest main loops"): on the H200 at 8192 rows (64 tiles) two ranges ran 2.4-4.6 % ahead
 // over 448 k-tiles (f16, k = 28672), level over 224 (e4m3 there) and 0-7 % behind over 64-128
-// (k = 8192): the model has 64 SMs pulling what DRAM gives, which they come within about 7 % of.
+// (k = 8192). The model has 64 SMs pulling what DRAM gives; measured, they read about 9 % short
+// of it (f16 8192x1x28672 3.97 TB/s, 57344x1x8192 on 132 SMs 4.37, the 2026-11-29 22:38 set).
 constexpr int64_t kTwoRangesKTiles = 448;
 
 // Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
