@@ -153,9 +153,14 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
     if (!stream_k_pays(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm)) return 0;
     const Turns t = turns_of(c, m, n, sm_count);
     // NOTES: with a turn of whole tiles or more, the split last turn measured ahead of whole tiles
-    // (57344x8192: 1-5 %) but over short main loops whose last turn keeps DRAM busy
-    // (kWholeLastTurnKTiles), which this model does not see.
-    if (t.cluster_tiles >= t.clusters) return whole_last_turn_pays(c, t, k, mm) ? 0 : static_cast<int>(t.clusters);
+    // (57344x8192: 1-5 %) but for the tiles narrow in n over two turns on a balanced grid
+    // (kBalancedWholeTurns) and over
+    // short main loops whose last turn keeps DRAM busy (kWholeLastTurnKTiles), which this model
+    // does not see.
+    if (t.cluster_tiles >= t.clusters) {
+        const bool whole = (c.bn < 128 && t.cluster_tiles <= kBalancedWholeTurns * t.clusters) || whole_last_turn_pays(c, t, k, mm);
+        return whole ? 0 : static_cast<int>(t.clusters);
+    }
     const int64_t iters = t.cluster_tiles * k_tiles_of(c, k);
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
     const auto time = [&](int64_t g) { return std::max(dram, sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, g, mm)); };

@@ -62,4 +62,21 @@ int stream_k_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma
     return std::min(g, clusters);
 }
 
+int whole_tile_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
+                        int64_t cluster_tiles, int clusters) {
+    if (const char* v = std::getenv("SPMMA_SM90A_CLUSTERS"); v && v[0]) {
+        const std::string s(v);
+        if (s == "resident") return clusters;
+        if (s == "balanced") return balanced_clusters(cluster_tiles, clusters);
+        char* end = nullptr;
+        const long c = std::strtol(v, &end, 10);
+        if (*end || c <= 0 || c > 4096)
+            throw std::invalid_argument("SPMMA_SM90A_CLUSTERS='" + s + "': expected resident, balanced or a count from 1 to 4096");
+        return static_cast<int>(std::min<long>(c, clusters));
+    }
+    const bool dram_bound = stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count,
+                                          tma_epilogue_for(cfg, p), machine_model(dev));
+    return dram_bound ? balanced_clusters(cluster_tiles, clusters) : clusters;
+}
+
 }  // namespace spmma_sm90a

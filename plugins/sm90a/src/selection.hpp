@@ -43,4 +43,11 @@ MachineModel machine_model(const spmma_plugin::cuda::DeviceProperties& dev);
 int stream_k_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                       int64_t cluster_tiles, int clusters);
 
+// The clusters whole tiles of `cfg` on `p` run on, of `clusters` resident: where DRAM bounds the
+// launch (perf_model.hpp, stream_k_pays) as many as give every cluster the same number of tiles
+// (balanced_clusters), else all. SPMMA_SM90A_CLUSTERS=resident|balanced|<count> overrides it for
+// A/B runs (a count: at most `clusters`).
+int whole_tile_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
+                        int64_t cluster_tiles, int clusters);
+
 }  // namespace spmma_sm90a

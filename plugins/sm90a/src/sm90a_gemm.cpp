@@ -67,7 +67,8 @@ public:
             const int ctm = (tiles_m + cfg.cm - 1) / cfg.cm, ctn = (tiles_n + cfg.cn - 1) / cfg.cn;
             const int64_t cluster_tiles = static_cast<int64_t>(ctm) * ctn;
             const int sk_clusters = stream_k_clusters(cfg, p, props_, cluster_tiles, main_clusters);
-            set_grid(main_, tiles_m, tiles_n, 0, 0, cluster_tiles, sk_clusters > 0 ? sk_clusters : main_clusters,
+            set_grid(main_, tiles_m, tiles_n, 0, 0, cluster_tiles,
+                     sk_clusters > 0 ? sk_clusters : whole_tile_clusters(cfg, p, props_, cluster_tiles, main_clusters),
                      sk_clusters > 0 ? StreamKMode::On : StreamKMode::Off);
         }
         set_epilogue();

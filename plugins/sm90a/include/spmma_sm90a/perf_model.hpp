@@ -81,8 +81,10 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
 
 // The clusters a launch deals stream-K ranges to, or 0 for whole tiles: where stream-K pays
 // (stream_k_pays), with a turn of tiles or more every cluster (the last turn's tiles split over
-// all of them) unless a tile's main loop is at most kWholeLastTurnKTiles long and the last
-// turn's tiles alone pull what DRAM gives (each SM sm_stream_bytes_per_clk: whole tiles), and
+// all of them) unless tiles narrower than 128 columns take at most kBalancedWholeTurns turns,
+// or a tile's main loop is at most kWholeLastTurnKTiles long and the last turn's tiles alone pull
+// what DRAM gives (each SM sm_stream_bytes_per_clk): whole tiles (on balanced_clusters,
+// whole_tile_clusters), and
 // where the tiles are fewer than the clusters the least estimate of whole tiles and of every
 // tile cut into s equal ranges on s x tiles clusters (s = 2, 3, ... dividing the tile's k-tiles),
 // two ranges where that keeps whole tiles over a main loop of kTwoRangesKTiles or more.
@@ -101,6 +103,28 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
 // Where the split's fixed cost (the exchange, the owners' waits) weighs more than what a last
 // turn of whole tiles loses, a short main loop, whole tiles go first.
 constexpr int64_t kWholeLastTurnKTiles = 32;
+
+// The most turns of whole tiles narrower than 128 columns on a balanced grid (balanced_clusters)
+// that run whole rather than with the last turn split (stream_k_clusters), where DRAM bounds the
+// launch. NOTES (plugins/sm90a/NOTES.md, "The same number of whole tiles on every cluster"): on
+// the H200 at 28672x4096 (224 tiles of 128 rows, two turns on 112 SMs) f16 ran 1-3 % ahead of the
+// split last turn on 132, the 8-bit types at whole tiles' fast level in every round; 57344x8192
+// (448 tiles, four turns on 112) ran 1-3 % behind the split. At 128 tokens the rule let f16
+// 128x128 c2x1 (two turns) displace 256x128 c2x1 (one turn), 7 % slower: the 128-column tiles
+// keep the split in the estimate.
+constexpr int64_t kBalancedWholeTurns = 2;
+
+// The clusters, of `clusters` resident, that give each the same number of `cluster_tiles` whole
+// tiles in as few turns as all of them take: ceil(tiles / ceil(tiles / clusters)). NOTES
+// (plugins/sm90a/NOTES.md, "The same number of whole tiles on every cluster"): with a last turn
+// short of the clusters, the launch ends with the slowest of the SMs that run one tile more; on a
+// balanced grid DRAM-bound whole tiles ran at the fast level of the two they showed from process
+// to process (e4m3 28672x16x4096 22.4 and 24.2 us, H200).
+constexpr int balanced_clusters(int64_t cluster_tiles, int clusters) {
+    if (cluster_tiles <= 0 || clusters <= 0 || cluster_tiles <= clusters) return clusters;
+    const int64_t turns = (cluster_tiles + clusters - 1) / clusters;
+    return static_cast<int>((cluster_tiles + turns - 1) / turns);
+}
 
 // The shortest main loop (k-tiles a tile) at which tiles fewer than half the clusters run in two
 // ranges rather than whole (stream_k_clusters). NOTES (plugins/sm90a/NOTES.md, "Two ranges over
