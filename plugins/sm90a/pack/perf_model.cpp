@@ -154,9 +154,8 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
     const Turns t = turns_of(c, m, n, sm_count);
     // NOTES: with a turn of whole tiles or more, the split last turn measured ahead of whole tiles
     // (57344x8192: 1-5 %) but for the tiles narrow in n over two turns on a balanced grid
-    // (kBalancedWholeTurns) and over
-    // short main loops whose last turn keeps DRAM busy (kWholeLastTurnKTiles), which this model
-    // does not see.
+    // (kBalancedWholeTurns) and over short main loops whose last turn keeps DRAM busy
+    // (kWholeLastTurnKTiles), which this model does not see.
     if (t.cluster_tiles >= t.clusters) {
         const bool whole = (c.bn < 128 && t.cluster_tiles <= kBalancedWholeTurns * t.clusters) || whole_last_turn_pays(c, t, k, mm);
         return whole ? 0 : static_cast<int>(t.clusters);
