@@ -494,6 +494,19 @@ TEST_CASE("the fused epilogue: every tile with at most 160 accumulator registers
     CHECK(t256x192.fuses_epilogue_in_tma_stores(t256x192.acc_regs(true)));
 }
 
+namespace {
+// The heuristic's pick on the H200 for a weight of m x k (type) times 16 tokens, checked to be
+// the decode tile 128x16 without a cluster (what the whole-tile rules' cases run on).
+TileConfig decode_pick_128x16(const std::string& type, int64_t m, int64_t k) {
+    const auto cs = configs(type, type == "s8" ? "s32" : "f32");
+    const TileConfig* t = chosen(cs, m, 16, k, 2, true, kH200);
+    REQUIRE(t != nullptr);
+    INFO(type << " " << m << "x16x" << k << ": chose " << config_name(*t));
+    CHECK(config_name(*t) == "128x16_c1x1");
+    return *t;
+}
+}  // namespace
+
 TEST_CASE("sm90a heuristic: past two turns a main loop of at most 32 k-tiles runs whole where the last turn's tiles alone pull what DRAM gives",
           "[sm90a][model]") {
     // plugins/sm90a/NOTES.md, "Whole tiles where the last turn alone pulls what DRAM gives" (H200,
@@ -513,14 +526,10 @@ TEST_CASE("sm90a heuristic: past two turns a main loop of at most 32 k-tiles run
         {"e4m3", 57344, 8192, false},  // 448 tiles, 52 in the last turn, 64 k-tiles: 74.4 / 74.5 split, 75.6 / 76.4 whole
     };
     for (const Case& c : cases) {
-        const auto cs = configs(c.type, c.type == "s8" ? "s32" : "f32");
-        const TileConfig* t = chosen(cs, c.m, 16, c.k, 2, true, kH200);
-        REQUIRE(t != nullptr);
-        INFO(c.type << " " << c.m << "x16x" << c.k << ": chose " << config_name(*t));
-        CHECK(config_name(*t) == "128x16_c1x1");
-        const int g = stream_k_clusters(*t, c.m, 16, c.k, 2, 132, true, kH200);
+        const TileConfig t = decode_pick_128x16(c.type, c.m, c.k);
+        const int g = stream_k_clusters(t, c.m, 16, c.k, 2, 132, true, kH200);
         CHECK(g == (c.whole ? 0 : 132));
-        CHECK(estimate(*t, c.m, 16, c.k, 2, 132, true, kH200).sk_clusters == g);
+        CHECK(estimate(t, c.m, 16, c.k, 2, 132, true, kH200).sk_clusters == g);
     }
 }
 
@@ -541,13 +550,9 @@ TEST_CASE("sm90a heuristic: where DRAM bounds the launch tiles narrower than 128
         {"e4m3", 22016, 4096, 86},   // 172 tiles
     };
     for (const Case& c : cases) {
-        const auto cs = configs(c.type, c.type == "s8" ? "s32" : "f32");
-        const TileConfig* t = chosen(cs, c.m, 16, c.k, 2, true, kH200);
-        REQUIRE(t != nullptr);
-        INFO(c.type << " " << c.m << "x16x" << c.k << ": chose " << config_name(*t));
-        CHECK(config_name(*t) == "128x16_c1x1");
-        CHECK(stream_k_pays(*t, c.m, 16, c.k, 2, 132, true, kH200));
-        CHECK(stream_k_clusters(*t, c.m, 16, c.k, 2, 132, true, kH200) == 0);
+        const TileConfig t = decode_pick_128x16(c.type, c.m, c.k);
+        CHECK(stream_k_pays(t, c.m, 16, c.k, 2, 132, true, kH200));
+        CHECK(stream_k_clusters(t, c.m, 16, c.k, 2, 132, true, kH200) == 0);
         CHECK(balanced_clusters((c.m + 127) / 128, 132) == c.clusters);
     }
     // 128 tokens: f16 28672x128x4096 keeps 256x128 c2x1 (one turn, 40.1 us), which 128x128 c2x1

@@ -109,7 +109,7 @@ constexpr int64_t kWholeLastTurnKTiles = 32;
 // launch. NOTES (plugins/sm90a/NOTES.md, "The same number of whole tiles on every cluster"): on
 // the H200 at 28672x4096 (224 tiles of 128 rows, two turns on 112 SMs) f16 ran 1-3 % ahead of the
 // split last turn on 132, the 8-bit types at whole tiles' fast level in every round; 57344x8192
-// (448 tiles, four turns on 112) ran 1-3 % behind the split. At 128 tokens the rule let f16
+// (448 tiles, four turns on 112) ran up to 2.4 % behind the split. At 128 tokens the rule let f16
 // 128x128 c2x1 (two turns) displace 256x128 c2x1 (one turn), 7 % slower: the 128-column tiles
 // keep the split in the estimate.
 constexpr int64_t kBalancedWholeTurns = 2;
