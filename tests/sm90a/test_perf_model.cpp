@@ -600,3 +600,34 @@ TEST_CASE("sm90a heuristic: tiles fewer than half the clusters run in two ranges
         CHECK(estimate(*t, c.m, c.n, c.k, 2, 132, true, kH200).sk_clusters == g);
     }
 }
+
+TEST_CASE("sm90a heuristic: tiles of at most 32 columns on a quarter of the clusters or fewer run in two ranges where the model keeps them whole",
+          "[sm90a][model]") {
+    // bench/NOTES.md, 2026-11-30, "128x32 in ranges on the small layers" (H200, bench/decode/splits.sh,
+    // us whole / two ranges / four, two rounds).
+    struct Case {
+        std::string type;
+        int64_t m, k;
+        int clusters;  // stream_k_clusters of the 128x32 pick at 32 tokens
+    };
+    const std::vector<Case> cases = {
+        {"e4m3", 4096, 4096, 64},   // 32 tiles: 10.7-10.8 / 9.8 / 10.4-10.8
+        {"s8", 4096, 4096, 64},     // 10.5-10.6 / 9.7-9.9 / 10.3-10.4
+        {"e4m3", 6144, 4096, 0},    // 48 tiles: 10.9 / 11.1-11.2 / 12.2-12.4
+        {"s8", 6144, 4096, 0},      // 10.7-11.1 / 10.9-11.0 / 12.1-12.3
+        {"f16", 4096, 4096, 128},   // the model's four ranges: 14.8-15.0 / 12.3-12.4 / 12.3-12.4
+        {"e4m3", 4096, 14336, 128}, // the model's four ranges: 22.0-22.2 / 15.8-15.9 / 16.4
+    };
+    for (const Case& c : cases) {
+        const auto cs = configs(c.type, c.type == "s8" ? "s32" : "f32");
+        const TileConfig* t = chosen(cs, c.m, 32, c.k, 2, true, kH200);
+        REQUIRE(t != nullptr);
+        INFO(c.type << " " << c.m << "x32x" << c.k << ": chose " << config_name(*t));
+        // (the rule's ranges keep whole tiles' estimate: with the model's own for them 128x64 in
+        // a cluster of two took 4096x32x4096)
+        CHECK(config_name(*t) == "128x32_c1x1");
+        const Estimate e = estimate(*t, c.m, 32, c.k, 2, 132, true, kH200);
+        CHECK(e.sk_clusters == c.clusters);
+        CHECK(stream_k_clusters(*t, c.m, 32, c.k, 2, 132, true, kH200) == c.clusters);
+    }
+}

@@ -148,9 +148,18 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
     return dram_clocks(c, m, n, k, out_bytes, mm) > busy;
 }
 
-int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+namespace {
+
+// stream_k_clusters' plan, and whether a measured rule (kTwoRangesKTiles, kFewNarrowTilesBn) cut
+// the tiles that the model's own estimate keeps whole.
+struct RangePlan {
+    int clusters = 0;
+    bool by_rule = false;
+};
+
+RangePlan plan_ranges(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                       const MachineModel& mm) {
-    if (!stream_k_pays(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm)) return 0;
+    if (!stream_k_pays(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm)) return {};
     const Turns t = turns_of(c, m, n, sm_count);
     // NOTES: with a turn of whole tiles or more, the split last turn measured ahead of whole tiles
     // (57344x8192: 1-5 %) but for the tiles narrow in n over two turns on a balanced grid
@@ -158,7 +167,7 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
     // (kWholeLastTurnKTiles), which this model does not see.
     if (t.cluster_tiles >= t.clusters) {
         const bool whole = (c.bn < 128 && t.cluster_tiles <= kBalancedWholeTurns * t.clusters) || whole_last_turn_pays(c, t, k, mm);
-        return whole ? 0 : static_cast<int>(t.clusters);
+        return {whole ? 0 : static_cast<int>(t.clusters)};
     }
     const int64_t iters = t.cluster_tiles * k_tiles_of(c, k);
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
@@ -186,15 +195,29 @@ int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int 
     // less of DRAM than the model gives them (kTwoRangesKTiles).
     const int64_t two = 2 * t.cluster_tiles;
     const int64_t k_tiles = k_tiles_of(c, k);
-    if (best == 0 && k_tiles >= kTwoRangesKTiles && two < t.clusters && k_tiles % 2 == 0 && plannable(two)) best = two;
-    return static_cast<int>(best);
+    const bool long_loop = k_tiles >= kTwoRangesKTiles && two < t.clusters;
+    // (and few narrow tiles: each SM's intake, not DRAM, bounds them)
+    const bool few_narrow = c.bn <= kFewNarrowTilesBn && 4 * t.cluster_tiles <= t.clusters;
+    if (best == 0 && (long_loop || few_narrow) && k_tiles % 2 == 0 && plannable(two)) return {static_cast<int>(two), true};
+    return {static_cast<int>(best)};
+}
+
+}  // namespace
+
+int stream_k_clusters(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
+                      const MachineModel& mm) {
+    return plan_ranges(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm).clusters;
 }
 
 Estimate estimate(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out_bytes, int sm_count, bool tma_epilogue,
                   const MachineModel& mm) {
     if (!weighs(c, n)) return {std::numeric_limits<double>::infinity(), false, (n + c.bn - 1) / c.bn, int64_t{c.bm} * c.bn, 0};
-    const int g = stream_k_clusters(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm);
-    const double sm = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, g, mm);
+    const RangePlan plan = plan_ranges(c, m, n, k, out_bytes, sm_count, tma_epilogue, mm);
+    const int g = plan.clusters;
+    // NOTES: a rule's ranges ran at least as fast as whole tiles where it was measured, so the
+    // configuration keeps whole tiles' estimate (the model's own for its ranges is dearer, and
+    // ranked 128x64 in a cluster of two ahead of 8-bit 128x32 at 4096x32x4096).
+    const double sm = sm_clocks(c, m, n, k, out_bytes, sm_count, tma_epilogue, plan.by_rule ? 0 : g, mm);
     const double dram = dram_clocks(c, m, n, k, out_bytes, mm);
     const Turns t = turns_of(c, m, n, sm_count);
     return {std::max(sm, dram), sm < dram, (n + c.bn - 1) / c.bn, static_cast<int64_t>(c.bm) * c.bn, g,

@@ -87,7 +87,8 @@ bool stream_k_pays(const TileConfig& c, int64_t m, int64_t n, int64_t k, int out
 // whole_tile_clusters), and
 // where the tiles are fewer than the clusters the least estimate of whole tiles and of every
 // tile cut into s equal ranges on s x tiles clusters (s = 2, 3, ... dividing the tile's k-tiles),
-// two ranges where that keeps whole tiles over a main loop of kTwoRangesKTiles or more.
+// two ranges where that keeps whole tiles over a main loop of kTwoRangesKTiles or more, or
+// tiles of at most kFewNarrowTilesBn columns fill at most a quarter of the clusters.
 // NOTES.md, "How many ranges a decode tile takes": a range's SM streams its A at
 // sm_stream_bytes_per_clk, so few tiles need more ranges than one, but each range more is a
 // partial its owner adds in turn, so where the SMs that whole tiles occupy already pull what DRAM
@@ -133,6 +134,14 @@ constexpr int balanced_clusters(int64_t cluster_tiles, int clusters) {
 // (k = 8192). The model has 64 SMs pulling what DRAM gives; measured, they read about 9 % short
 // of it (f16 8192x1x28672 3.97 TB/s, 57344x1x8192 on 132 SMs 4.37, the 2026-11-29 22:38 set).
 constexpr int64_t kTwoRangesKTiles = 448;
+
+// The most clusters a quarter of which tiles of at most kFewNarrowTilesBn columns fill, where
+// they run in two ranges rather than whole (stream_k_clusters). NOTES (bench/NOTES.md,
+// 2026-11-30, "128x32 in ranges on the small layers"): on the H200 at 32 tokens 8-bit 128x32
+// over 32 k-tiles ran 8-9 % ahead in two ranges at 4096 rows (32 tiles on 132 SMs), where the
+// model, which charges the split more than its exchange in a cluster of two costs, kept them
+// whole; at 6144 rows (48 tiles) whole tiles stayed 1-3 % ahead.
+constexpr int kFewNarrowTilesBn = 32;
 
 // Bytes per clock at the sparse peak, per SM (dense-equivalent rate: 2 m n k flops take
 // bm bn bk / 64 clocks per k-tile for every family): what the tensor cores read from shared
