@@ -17,6 +17,8 @@
 #            flushed (SET_TYPES, default every type of the file, narrows it: e.g. SET_TYPES=f16,e4m3);
 #   peers    PyTorch's dense cuBLAS and cuSPARSELt on the same layers (bench/baselines/peers.py
 #            --decode, L2 flushed, types PEER_TYPES, default f16,e4m3) into peers.json;
+#   ceiling  the DRAM read ceiling: spmma-bench-dram CEILING_REPS times (default 2) into dram.txt,
+#            which bench/results/make_results.py sets beside the set's cells under 1.05x;
 # then the tables (bench/decode/table.py $OUT, and bench/decode/ab_table.py for ab and flush),
 # and every record and log in $OUT/records.tgz.
 set -u
@@ -131,6 +133,13 @@ if [[ " $STAGES " == *" peers "* ]]; then
     (cd "$OUT" && timeout "$(left)" python3 "$OLDPWD/bench/baselines/peers.py" --decode --dtypes "${PEER_TYPES:-f16,e4m3}" \
         --min-time "$MIN_TIME") > "$OUT/peers.log" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL: peers"; }
     note "peers done"
+fi
+
+if [[ " $STAGES " == *" ceiling "* ]]; then
+    for rep in $(seq "${CEILING_REPS:-2}"); do
+        timeout "$(left)" "$BUILD/bin/spmma-bench-dram" >> "$OUT/dram.txt" 2>&1 || { FAILS=$((FAILS + 1)); note "FAIL: spmma-bench-dram"; }
+    done
+    note "ceiling done: $(grep -c 'fit over' "$OUT/dram.txt" 2>/dev/null) fits"
 fi
 
 note "done, $FAILS failed steps"

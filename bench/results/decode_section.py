@@ -4,7 +4,15 @@ configs/decode-shapes.toml, one table per card (the records' device name), the s
 record's sol.fraction: the share of the roofline bound min(peak tensor rate, bytes / peak DRAM
 bandwidth) reached, core/records/src/speed_of_light.cpp), the best peer and the ratio to it, and
 the ratio to dense cuBLAS (the cublas plugin). A plugin's figure in a cell is its fastest verified
-record there. Python 3.11+ standard library only."""
+record there. Where a record file's folder holds dram.txt (spmma-bench-dram's output: the stage
+`ceiling` of bench/decode/device.sh), the card it names gets a second table: the cells where the
+subject is under 1.05x the best peer, each with its % SOL, SM clock and the DRAM read ceiling of its
+bytes (the probe's fit t0 + bytes / rate: what a kernel that only reads them takes after the same L2
+flush), and what bounds it. Python 3.11+ standard library only."""
+
+import os
+import re
+import statistics
 
 try:
     import tomllib
@@ -50,6 +58,42 @@ def read_layers(path):
     return layers, sorted(ns), types
 
 
+_FIT = re.compile(r"time = ([0-9.]+) us \+ bytes / ([0-9.]+) TB/s")
+_CARD = re.compile(r"^(.+?): \d+ SMs, SM clock")
+CEILING_FILE = "dram.txt"
+# Under this ratio to the best peer a cell is listed with what bounds it; DRAM bounds it where that
+# ratio would take the subject under the read ceiling.
+WANTED_RATIO = 1.05
+
+
+def read_ceiling(path):
+    """{card: (t0 s, rate bytes/s, fits, path)} of spmma-bench-dram's output: the median of its fit lines."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read().splitlines()
+    except OSError as e:
+        raise DecodeInputError(f"{path}: {e}")
+    cards = {m.group(1) for m in (_CARD.match(line) for line in text) if m}
+    fits = [(float(m.group(1)) * 1e-6, float(m.group(2)) * 1e12) for m in (_FIT.search(line) for line in text) if m]
+    if len(cards) != 1 or not fits:
+        raise DecodeInputError(f"{path}: expected spmma-bench-dram's output of one device (its device line and "
+                               f"'time = T us + bytes / R TB/s' fit lines), found {len(cards)} devices and {len(fits)} fits")
+    t0, rate = statistics.median(f[0] for f in fits), statistics.median(f[1] for f in fits)
+    if not (t0 >= 0 and rate > 0):
+        raise DecodeInputError(f"{path}: the fit needs t0 >= 0 and a positive rate, got {t0 * 1e6} us and {rate / 1e12} TB/s")
+    return {cards.pop(): (t0, rate, len(fits), path)}
+
+
+def ceilings_beside(files):
+    """The read ceilings of the folders of `files` (read_ceiling of each CEILING_FILE there), by card."""
+    out = {}
+    for folder in dict.fromkeys(os.path.dirname(f) or "." for f in files):
+        path = os.path.join(folder, CEILING_FILE)
+        if os.path.exists(path):
+            out.update(read_ceiling(path))
+    return out
+
+
 def _cell_type(r):
     a, b = dig(r, "problem", "a_type"), dig(r, "problem", "b_type") or dig(r, "problem", "a_type")
     return a if a == b else f"{a}x{b}"
@@ -74,7 +118,7 @@ def _sol(r):
 PEER_LABEL = {"cublas": "cuBLAS", "cusparselt": "cuSPARSELt"}
 
 
-def _card_lines(card, records, layers, ns, types, subject, peers, title):
+def _card_lines(card, records, layers, ns, types, subject, peers, title, ceiling=None):
     cells = {}
     for r in records:
         p = r["problem"]
@@ -94,6 +138,7 @@ def _card_lines(card, records, layers, ns, types, subject, peers, title):
     lines += ["", f"| layer | m x k | n | type | {subject} µs | TFLOP/s | % SOL | best peer | peer µs | peer % SOL | ratio | vs dense cuBLAS |",
               "|" + "---|" * 12]
     counted = ahead = ahead_5 = 0
+    misses = []  # (layer, m, k, n, type, the subject's record, the best peer's, ratio) under WANTED_RATIO
     for name, m, k in layers:
         for t in types:
             for n in ns:
@@ -115,7 +160,9 @@ def _card_lines(card, records, layers, ns, types, subject, peers, title):
                         ratio = _us(best[0]) / _us(mine)
                         counted += 1
                         ahead += ratio > 1
-                        ahead_5 += ratio >= 1.05
+                        ahead_5 += ratio >= WANTED_RATIO
+                        if ratio < WANTED_RATIO:
+                            misses.append((name, m, k, n, t, mine, best, ratio))
                         row += f"{ratio:.2f} | "
                     else:
                         row += "- | "
@@ -125,12 +172,43 @@ def _card_lines(card, records, layers, ns, types, subject, peers, title):
                 lines.append(row)
     if counted:
         lines += ["", f"{subject} faster than the best peer at {ahead} of {counted} cells, at least 1.05x at {ahead_5}."]
+    if ceiling and misses:
+        lines += _bound_lines(card, misses, ceiling, subject, title)
     return lines
 
 
-def decode_lines(records, layers, ns, types, subject, peers, title="Decode"):
+def _bound_lines(card, misses, ceiling, subject, title):
+    """The cells under WANTED_RATIO beside the DRAM read ceiling of their bytes, and what bounds each."""
+    t0, rate, fits, path = ceiling
+    lines = ["", f"### {title}: {card}, the cells under {WANTED_RATIO:.2f}x and what bounds them", "",
+             f"Read ceiling: {t0 * 1e6:.2f} µs + bytes / {rate / 1e12:.2f} TB/s (`{path}`, the median of {fits} fits of "
+             f"spmma-bench-dram): what a kernel that only reads a cell's bytes ({subject}'s `sol.bytes`) takes after the "
+             f"same L2 flush; ceiling % SOL: the roofline bound over that time. {WANTED_RATIO:.2f}x needs: the best "
+             f"peer's time / {WANTED_RATIO:.2f}, over the ceiling. Bound: DRAM where that is under 1 (no kernel that "
+             f"reads the bytes gets there), else {subject}'s kernel (its time over the ceiling against what is needed).",
+             "", f"| layer | m x k | n | type | ratio | % SOL | SM MHz | ceiling µs | ceiling % SOL | {subject} / ceiling | "
+             f"{WANTED_RATIO:.2f}x needs / ceiling | bound |", "|" + "---|" * 12]
+    dram_bound = 0
+    for name, m, k, n, t, mine, best, ratio in misses:
+        nbytes, bound_ms = number(dig(mine, "sol", "bytes")), number(dig(mine, "sol", "bound_ms"))
+        mhz = number(dig(mine, "clocks", "sm_mhz", "median"))
+        row = f"| {name} | {m}x{k} | {n} | {t} | {ratio:.3f} | {_sol(mine)} | {f'{mhz:.0f}' if mhz else '-'} | "
+        if nbytes is None:
+            lines.append(row + "- | - | - | - | (no sol.bytes) |")
+            continue
+        c_us = (t0 + nbytes / rate) * 1e6
+        needs = _us(best[0]) / WANTED_RATIO / c_us
+        dram_bound += needs < 1
+        row += f"{c_us:.1f} | {f'{100 * bound_ms * 1e3 / c_us:.1f}' if bound_ms else '-'} | {_us(mine) / c_us:.2f} | "
+        row += f"{needs:.2f} | {'DRAM' if needs < 1 else 'kernel'} |"
+        lines.append(row)
+    lines += ["", f"Bound by DRAM: {dram_bound} of the {len(misses)} cells under {WANTED_RATIO:.2f}x."]
+    return lines
+
+
+def decode_lines(records, layers, ns, types, subject, peers, title="Decode", ceilings=None):
     """The decode sections, one per card, in the order the cards first appear, under `# {title}`
-    (and `## {title}: card`)."""
+    (and `## {title}: card`); `ceilings` (ceilings_beside) by card."""
     cards = []
     for r in records:
         card = dig(r, "device", "name") or "device not recorded"
@@ -145,5 +223,5 @@ def decode_lines(records, layers, ns, types, subject, peers, title="Decode"):
         lines += ["", "No decode records."]
     for card in cards:
         lines += _card_lines(card, [r for r in records if (dig(r, "device", "name") or "device not recorded") == card],
-                             layers, ns, types, subject, peers, title)
+                             layers, ns, types, subject, peers, title, (ceilings or {}).get(card))
     return lines

@@ -243,3 +243,46 @@ TEST_CASE("make_results.py --decode: a workload file that is not one exits 2 nam
     CHECK(r.err.find("decode.toml: x: m: expected int") != std::string::npos);
     CHECK(make_results("", dir).status == 2);
 }
+
+namespace {
+// The sample decode records in a folder of their own, with `dram` as its dram.txt.
+fs::path decode_beside_dram(const std::string& name, const std::string& dram) {
+    const auto dir = scratch(name);
+    fs::create_directories(dir / "set");
+    fs::copy_file(kSample / "decode.jsonl", dir / "set" / "decode.jsonl");
+    std::ofstream(dir / "set" / "dram.txt") << dram;
+    return dir;
+}
+}  // namespace
+
+TEST_CASE("make_results.py --decode: beside dram.txt a card's cells under 1.05x with % SOL, clock, the read ceiling and what bounds each") {
+    // Two repetitions of spmma-bench-dram on the sample's H100: the median fit is 16 us + bytes / 3 TB/s.
+    const auto dir = decode_beside_dram("make_results_decode_ceiling",
+                                        "NVIDIA H100 80GB HBM3: 132 SMs, SM clock 1980 MHz, memory 2619 MHz x 5120 bits\n"
+                                        "fit over 64-512 MiB (loads): time = 15.00 us + bytes / 2.000 TB/s (60 % of the peak)\n"
+                                        "NVIDIA H100 80GB HBM3: 132 SMs, SM clock 1980 MHz, memory 2619 MHz x 5120 bits\n"
+                                        "fit over 64-512 MiB (loads): time = 17.00 us + bytes / 4.000 TB/s (120 % of the peak)\n");
+    const Run r = make_results("--decode " + quoted(dir / "set" / "decode.jsonl") + " --decode-shapes tests/bench/sample/decode-shapes.toml", dir);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("### Decode: NVIDIA H100 80GB HBM3, the cells under 1.05x and what bounds them") != std::string::npos);
+    CHECK(r.out.find("Read ceiling: 16.00 µs + bytes / 3.00 TB/s") != std::string::npos);
+    // The one H100 cell under 1.05x (sm90a 20 us, cuSPARSELt 16): its record's bytes (1) take the
+    // ceiling's 16 us, the roofline bound 12 us is 75 % of that, sm90a 1.25x it, and 1.05x would
+    // need 16 / 1.05 / 16 = 0.95 of it: under the ceiling, so DRAM bounds it. No clock in the records.
+    CHECK(has_line(r.out, "| toy qkv | 6144x4096 | 1 | f16 | 0.800 | 60.0 | - | 16.0 | 75.0 | 1.25 | 0.95 | DRAM |"));
+    CHECK(has_line(r.out, "Bound by DRAM: 1 of the 1 cells under 1.05x."));
+    // The H200's section has no such table: dram.txt is the H100's.
+    CHECK(r.out.find("### Decode: NVIDIA H200") == std::string::npos);
+}
+
+TEST_CASE("make_results.py --decode: a dram.txt without a fit or of two devices exits 2 naming it") {
+    for (const std::string dram : {std::string("NVIDIA H100 80GB HBM3: 132 SMs, SM clock 1980 MHz\nno fit here\n"),
+                                   std::string("A: 1 SMs, SM clock 1 MHz\nB: 1 SMs, SM clock 1 MHz\n"
+                                               "fit over 64-512 MiB (loads): time = 5.00 us + bytes / 4.000 TB/s\n")}) {
+        const auto dir = decode_beside_dram("make_results_decode_ceiling_bad", dram);
+        const Run r = make_results("--decode " + quoted(dir / "set" / "decode.jsonl") + " --decode-shapes tests/bench/sample/decode-shapes.toml", dir);
+        CHECK(r.status == 2);
+        CHECK(r.err.find("set/dram.txt: expected spmma-bench-dram's output of one device") != std::string::npos);
+    }
+}
