@@ -446,14 +446,25 @@ __device__ __forceinline__ uint32_t pack_pair(float2 v) {
 template <class K, class Out>
 inline constexpr bool kSectorStores = std::is_same_v<Out, __nv_bfloat16> && K::kMBlocks == 1;
 
-template <class K, class Out, Epi kEpi = Epi::Plain>
+// kMayReadC false: C is not read (p.use_c is false, tested once a tile by the caller; tested per
+// element, each element's two forms issued under a predicate). NOTES: a held tile of at most 64
+// columns (kColsOnce) takes every block's column pair once, not again for each row half: fewer
+// shuffles, level in time on its own (plugins/sm90a/NOTES.md, "The decode tiles' serving-op
+// stores without the C test and with their column terms taken once").
+template <class K, class Out, Epi kEpi = Epi::Plain, bool kMayReadC = true>
 __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K::kMBlocks][K::kAccRegs],
                                                  const KernelParams& p, int row0, int col0, const TileTerms<K>& terms) {
     static_assert(K::cfg.bn % 16 == 0, "the 16-bit epilogue pairs 8-column blocks");
+    constexpr bool kColsOnce = kEpi != Epi::Plain && TileTerms<K>::kHeld && K::cfg.bn <= 64;
     Out* d = static_cast<Out*>(p.d);
     const bool vec = (p.n % 2) == 0;
     const int t = static_cast<int>(threadIdx.x % 4), quad0 = static_cast<int>(threadIdx.x % 32) - t;
     const int lo = quad0 + (2 * t) % 4, hi = quad0 + (2 * t + 1) % 4;
+    [[maybe_unused]] spmma_epilogue::PairTerms cols[kColsOnce ? K::cfg.bn / 8 : 1] = {};
+    if constexpr (kColsOnce) {
+#pragma unroll
+        for (int i = 0; i < K::cfg.bn / 8; ++i) cols[i] = terms.own_pair(p, i, 0);
+    }
 #pragma unroll
     for (int j = 0; j < K::kMBlocks; ++j)
 #pragma unroll
@@ -468,16 +479,17 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
                 // Block i + b's column terms: held ones shuffled here, before any branch that
                 // diverges; a thread's own loaded where they are used.
                 [[maybe_unused]] spmma_epilogue::PairTerms held[2] = {};
-                if constexpr (kEpi != Epi::Plain && TileTerms<K>::kHeld) held[0] = terms.own_pair(p, i, 0), held[1] = terms.own_pair(p, i + 1, 0);
+                if constexpr (kEpi != Epi::Plain && TileTerms<K>::kHeld && !kColsOnce) held[0] = terms.own_pair(p, i, 0), held[1] = terms.own_pair(p, i + 1, 0);
                 auto ct = [&](int b, int col) -> spmma_epilogue::PairTerms {
                     if constexpr (kEpi == Epi::Plain) return {};
+                    else if constexpr (kColsOnce) return cols[i + b];
                     else if constexpr (TileTerms<K>::kHeld) return held[b];
                     else return terms.own_pair(p, i + b, col);
                 };
                 if constexpr (kSectorStores<K, Out>) {
                     if ((p.n % 4) == 0 && first + 16 <= p.n) {  // warp-uniform
-                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i, h, p, row_off + first + 2 * t, true, rt, ct(0, first + 2 * t))) : 0u;
-                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K, true, kEpi>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true, rt, ct(1, first + 8 + 2 * t))) : 0u;
+                        const uint32_t w0 = row_ok ? pack_pair<Out>(scaled_pair<K, kMayReadC, kEpi>(acc[j], i, h, p, row_off + first + 2 * t, true, rt, ct(0, first + 2 * t))) : 0u;
+                        const uint32_t w1 = row_ok ? pack_pair<Out>(scaled_pair<K, kMayReadC, kEpi>(acc[j], i + 1, h, p, row_off + first + 8 + 2 * t, true, rt, ct(1, first + 8 + 2 * t))) : 0u;
                         const uint32_t a0 = __shfl_sync(0xffffffffu, w0, lo), a1 = __shfl_sync(0xffffffffu, w1, lo);
                         const uint32_t b0 = __shfl_sync(0xffffffffu, w0, hi), b1 = __shfl_sync(0xffffffffu, w1, hi);
                         if (row_ok)
@@ -492,7 +504,7 @@ __device__ __forceinline__ void store_tile_float(const typename K::Acc (&acc)[K:
                     if (col >= p.n) continue;
                     const bool two = col + 1 < p.n;
                     const int64_t off = row_off + col;
-                    store_pair<Out>(d + off, scaled_pair<K, true, kEpi>(acc[j], i + b, h, p, off, two, rt, ct(b, col)), two, vec);
+                    store_pair<Out>(d + off, scaled_pair<K, kMayReadC, kEpi>(acc[j], i + b, h, p, off, two, rt, ct(b, col)), two, vec);
                 }
             }
         }
@@ -1160,13 +1172,21 @@ __device__ __forceinline__ void spgemm_body(const CUtensorMap* tm_a, const CUten
             if constexpr (K::Instr::kAcc == AccKind::S32) {
                 store_tile_int<K>(acc, p, row0, col0);
             } else {
+                // (Linear's stores without C are their own instantiation: one test of p.use_c a tile)
                 auto store_float = [&](auto epi_c) {
                     constexpr Epi kEpi = decltype(epi_c)::value;
-                    switch (p.d_type) {
-                        case SPMMA_F16: store_tile_float<K, __half, kEpi>(acc, p, row0, col0, terms); break;
-                        case SPMMA_BF16: store_tile_float<K, __nv_bfloat16, kEpi>(acc, p, row0, col0, terms); break;
-                        default: store_tile_float<K, float, kEpi>(acc, p, row0, col0, terms); break;
+                    auto stores = [&](auto may_read_c) {
+                        constexpr bool kC = decltype(may_read_c)::value;
+                        switch (p.d_type) {
+                            case SPMMA_F16: store_tile_float<K, __half, kEpi, kC>(acc, p, row0, col0, terms); break;
+                            case SPMMA_BF16: store_tile_float<K, __nv_bfloat16, kEpi, kC>(acc, p, row0, col0, terms); break;
+                            default: store_tile_float<K, float, kEpi, kC>(acc, p, row0, col0, terms); break;
+                        }
+                    };
+                    if constexpr (kEpi == Epi::Linear) {
+                        if (!p.use_c) return stores(std::false_type{});
                     }
+                    stores(std::true_type{});
                 };
                 if constexpr (K::kFusesEpilogue) {
                     if (p.epi.on) {
