@@ -135,8 +135,8 @@ constexpr int balanced_clusters(int64_t cluster_tiles, int clusters) {
 // of it (f16 8192x1x28672 3.97 TB/s, 57344x1x8192 on 132 SMs 4.37, the 2026-11-29 22:38 set).
 constexpr int64_t kTwoRangesKTiles = 448;
 
-// The most clusters a quarter of which tiles of at most kFewNarrowTilesBn columns fill, where
-// they run in two ranges rather than whole (stream_k_clusters). NOTES (bench/NOTES.md,
+// The widest tiles (columns) that run in two ranges rather than whole where they fill at most a
+// quarter of the clusters and the model keeps them whole (stream_k_clusters). NOTES (bench/NOTES.md,
 // 2026-11-30, "128x32 in ranges on the small layers"): on the H200 at 32 tokens 8-bit 128x32
 // over 32 k-tiles ran 8-9 % ahead in two ranges at 4096 rows (32 tiles on 132 SMs), where the
 // model, which charges the split more than its exchange in a cluster of two costs, kept them
