@@ -6,7 +6,9 @@ light where the record states it, the median SM clock sampled during its timed l
 a power-capped run's time follows its clock, so a ratio between runs at different clocks is
 partly the clock's), and epilogue / plain time. A plugin that did not run an
 epilogue shows its status and reason under the table; where a run took another kernel than the
-plain one, a line under the table names both. Exit 1 when a record that ran did not verify.
+plain one, a line under the table names both. Then, per plugin and epilogue, at how many shapes the
+epilogue takes at most WITHIN of the plain GEMM's time, and the shapes over it. Exit 1 when a record
+that ran did not verify.
 
     python3 bench/epilogue/table.py OUT     (OUT's *.jsonl and *.jsonl.gz)
 """
@@ -17,6 +19,9 @@ import os
 import sys
 
 EPILOGUE_KEYS = ("row_scale", "col_scale", "bias", "activation")
+# The most an epilogue may add to the plain GEMM's time for the summary to count it as fused at no
+# real cost (the serving op's bar: 2 %).
+WITHIN = 1.02
 
 
 def records(root):
@@ -61,6 +66,26 @@ def cell(r):
     return [f"{us:.1f}", sol(r), mhz(r)]
 
 
+def within_lines(rows, kinds):
+    """Per plugin and epilogue kind with both times somewhere: the shapes within WITHIN of the
+    plain GEMM's time, and those over it with their ratio."""
+    out = []
+    for plugin in sorted({key[3] for key in rows}):
+        for kind in kinds:
+            ratios = []
+            for key in sorted(k for k in rows if k[3] == plugin):
+                tp, te = time_us(rows[key].get("plain")), time_us(rows[key].get(kind))
+                if tp and te:
+                    ratios.append((f"{key[0]}x{key[1]}x{key[2]}", te / tp))
+            if not ratios:
+                continue
+            over = [f"{shape} {r:.3f}" for shape, r in ratios if r > WITHIN]
+            within = len(ratios) - len(over)
+            out.append(f"{plugin} {kind}: within {100 * (WITHIN - 1):.0f} % of the plain GEMM at {within} of "
+                       f"{len(ratios)} shapes" + (f"; over: {', '.join(over)}" if over else ""))
+    return out
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     rows = {}  # (m, n, k, plugin) -> {label: record}
@@ -101,6 +126,8 @@ def main():
             kp, ke = (plain or {}).get("kernel"), (r or {}).get("kernel")
             if time_us(plain) and time_us(r) and kp and ke and kp != ke:
                 print(f"{key[0]}x{key[1]}x{key[2]} {key[3]}: plain on {kp}, {kind} on {ke}")
+    for line in within_lines(rows, kinds):
+        print(line)
     for (plugin, kind), reason in sorted(refused.items()):
         print(f"{plugin} did not run the {kind} problems: {reason}")
     for b in bad:
