@@ -13,20 +13,18 @@ over the ceiling's (1.00: the kernel reads as fast as DRAM can be read).
 import glob
 import json
 import os
-import re
-import statistics
 import sys
 
-FIT = re.compile(r"time = ([0-9.]+) us \+ bytes / ([0-9.]+) TB/s")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from dram_fit import median_fit, read_probe  # noqa: E402
 
 
 def read_fit(path):
     """The median t0 (s) and rate (bytes/s) over the repetitions' fit lines."""
-    fits = [(float(m.group(1)) * 1e-6, float(m.group(2)) * 1e12)
-            for m in (FIT.search(line) for line in open(path)) if m]
+    _, fits = read_probe(path)
     if not fits:
         raise SystemExit(f"{path}: no fit line (did spmma-bench-dram run?)")
-    return statistics.median(f[0] for f in fits), statistics.median(f[1] for f in fits), len(fits)
+    return (*median_fit(fits), len(fits))
 
 
 def read_records(out):

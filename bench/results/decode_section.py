@@ -11,8 +11,7 @@ bytes (the probe's fit t0 + bytes / rate: what a kernel that only reads them tak
 flush), and what bounds it. Python 3.11+ standard library only."""
 
 import os
-import re
-import statistics
+import sys
 
 try:
     import tomllib
@@ -21,6 +20,9 @@ except ImportError:  # Python < 3.11
 
 
 from record_fields import dig, number
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "dram"))
+from dram_fit import median_fit, read_probe  # noqa: E402
 
 
 class DecodeInputError(Exception):
@@ -58,8 +60,6 @@ def read_layers(path):
     return layers, sorted(ns), types
 
 
-_FIT = re.compile(r"time = ([0-9.]+) us \+ bytes / ([0-9.]+) TB/s")
-_CARD = re.compile(r"^(.+?): \d+ SMs, SM clock")
 CEILING_FILE = "dram.txt"
 # Under this ratio to the best peer a cell is listed with what bounds it; DRAM bounds it where that
 # ratio would take the subject under the read ceiling.
@@ -67,21 +67,18 @@ WANTED_RATIO = 1.05
 
 
 def read_ceiling(path):
-    """{card: (t0 s, rate bytes/s, fits, path)} of spmma-bench-dram's output: the median of its fit lines."""
+    """{device: (t0 s, rate bytes/s, fits, path)} of spmma-bench-dram's output: the median of its fits."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read().splitlines()
+        devices, fits = read_probe(path)
     except OSError as e:
         raise DecodeInputError(f"{path}: {e}")
-    cards = {m.group(1) for m in (_CARD.match(line) for line in text) if m}
-    fits = [(float(m.group(1)) * 1e-6, float(m.group(2)) * 1e12) for m in (_FIT.search(line) for line in text) if m]
-    if len(cards) != 1 or not fits:
+    if len(devices) != 1 or not fits:
         raise DecodeInputError(f"{path}: expected spmma-bench-dram's output of one device (its device line and "
-                               f"'time = T us + bytes / R TB/s' fit lines), found {len(cards)} devices and {len(fits)} fits")
-    t0, rate = statistics.median(f[0] for f in fits), statistics.median(f[1] for f in fits)
+                               f"'time = T us + bytes / R TB/s' fit lines), found {len(devices)} devices and {len(fits)} fits")
+    t0, rate = median_fit(fits)
     if not (t0 >= 0 and rate > 0):
         raise DecodeInputError(f"{path}: the fit needs t0 >= 0 and a positive rate, got {t0 * 1e6} us and {rate / 1e12} TB/s")
-    return {cards.pop(): (t0, rate, len(fits), path)}
+    return {devices.pop(): (t0, rate, len(fits), path)}
 
 
 def ceilings_beside(files):

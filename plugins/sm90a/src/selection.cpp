@@ -5,9 +5,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
-#include <stdexcept>
-#include <string>
 
 namespace spmma_sm90a {
 
@@ -49,12 +46,9 @@ int stream_k_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma
     if (forced == 0) return 0;
     // Tuning (bench/decode/splits.sh): SPMMA_SM90A_SK_SPLITS=s cuts every tile into s ranges where
     // the tiles are fewer than the clusters (s = 1: whole tiles).
-    if (const char* v = std::getenv("SPMMA_SM90A_SK_SPLITS"); v && v[0]) {
-        char* end = nullptr;
-        const long s = std::strtol(v, &end, 10);
-        if (*end || s <= 0 || s > 1024)
-            throw std::invalid_argument(std::string("SPMMA_SM90A_SK_SPLITS='") + v + "': expected a count from 1 to 1024");
-        if (cluster_tiles < clusters) return s == 1 ? 0 : static_cast<int>(std::min<int64_t>(clusters, cluster_tiles * s));
+    if (const auto s = spmma_plugin::env_count("SPMMA_SM90A_SK_SPLITS", 1024)) {
+        if (cluster_tiles < clusters)
+            return s->count == 1 ? 0 : static_cast<int>(std::min<int64_t>(clusters, cluster_tiles * s->count));
     }
     if (forced == 1) return clusters;
     const int g = spmma_sm90a::stream_k_clusters(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count,
@@ -64,15 +58,10 @@ int stream_k_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma
 
 int whole_tile_clusters(const TileConfig& cfg, const spmma_problem& p, const spmma_plugin::cuda::DeviceProperties& dev,
                         int64_t cluster_tiles, int clusters) {
-    if (const char* v = std::getenv("SPMMA_SM90A_CLUSTERS"); v && v[0]) {
-        const std::string s(v);
-        if (s == "resident") return clusters;
-        if (s == "balanced") return balanced_clusters(cluster_tiles, clusters);
-        char* end = nullptr;
-        const long c = std::strtol(v, &end, 10);
-        if (*end || c <= 0 || c > 4096)
-            throw std::invalid_argument("SPMMA_SM90A_CLUSTERS='" + s + "': expected resident, balanced or a count from 1 to 4096");
-        return static_cast<int>(std::min<long>(c, clusters));
+    if (const auto v = spmma_plugin::env_count("SPMMA_SM90A_CLUSTERS", 4096, {"resident", "balanced"})) {
+        if (v->word == 0) return clusters;
+        if (v->word == 1) return balanced_clusters(cluster_tiles, clusters);
+        return static_cast<int>(std::min<long>(v->count, clusters));
     }
     const bool dram_bound = stream_k_pays(cfg, p.m, p.n, p.k, spmma_dtype_storage_bits(p.d_type) / 8, dev.sm_count,
                                           tma_epilogue_for(cfg, p), machine_model(dev));
